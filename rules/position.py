@@ -1,0 +1,251 @@
+"""The one move generator: a mutable position read through a variant's compiled tables.
+
+Moves are `(from, to)` square pairs here; text forms live in `rules.notation`.  Legality is
+"pseudo-legal move that leaves no royal piece attacked": most moves cannot expose the king at all, so
+only moves touching the points in `Tables.guard_from`/`guard_to` around the king are played out and
+tested (the speed of perft depends on it).
+"""
+from __future__ import annotations
+
+from rules.tables import Tables
+
+Move = tuple[int, int]
+
+
+class Position:
+    __slots__ = ("t", "board", "side", "halfmove", "fullmove", "kings", "pieces", "_undo")
+
+    def __init__(self, tables: Tables, board: list[int], side: int, halfmove: int = 0,
+                 fullmove: int = 1) -> None:
+        self.t = tables
+        self.board = board  # length n + 1: the last cell is the always-empty sentinel
+        self.side = side
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.pieces: list[set[int]] = [set(), set()]
+        self.kings = [-1, -1]
+        for sq in range(tables.n):
+            p = board[sq]
+            if p:
+                self.pieces[p & 1].add(sq)
+                if p in tables.royal:
+                    self.kings[p & 1] = sq
+        self._undo: list[tuple[int, int, int, int]] = []
+
+    def copy(self) -> Position:
+        return Position(self.t, self.board[:], self.side, self.halfmove, self.fullmove)
+
+    # --- generation -------------------------------------------------------------------------------
+
+    def pseudo_moves(self, side: int | None = None) -> list[Move]:
+        """Moves that obey the pieces' patterns, ignoring whether the mover's king is left attacked."""
+        if side is None:
+            side = self.side
+        t = self.t
+        board = self.board
+        cannons = t.cannon_codes
+        out: list[Move] = []
+        add = out.append
+        for sq in self.pieces[side]:
+            p = board[sq]
+            for to, b1, b2 in t.leaps[p][sq]:
+                q = board[to]
+                if (q and (q & 1) == side) or board[b1] or board[b2]:
+                    continue
+                add((sq, to))
+            entries = t.leaps_quiet[p][sq]
+            for to, b1, b2 in entries:
+                if not (board[to] or board[b1] or board[b2]):
+                    add((sq, to))
+            entries = t.leaps_capture[p][sq]
+            for to, b1, b2 in entries:
+                q = board[to]
+                if q and (q & 1) != side and not (board[b1] or board[b2]):
+                    add((sq, to))
+            for to, moves, captures, alts in t.multi_leaps[p][sq]:
+                q = board[to]
+                if (q and (not captures or (q & 1) == side)) or (not q and not moves):
+                    continue
+                for b1, b2 in alts:
+                    if not (board[b1] or board[b2]):
+                        add((sq, to))
+                        break
+            for ray in t.rays[p][sq]:
+                for to in ray:
+                    q = board[to]
+                    if q:
+                        if (q & 1) != side:
+                            add((sq, to))
+                        break
+                    add((sq, to))
+            for ray in t.cannon_rays[p][sq]:
+                it = iter(ray)
+                for to in it:
+                    if board[to]:
+                        break
+                    add((sq, to))
+                for to in it:
+                    q = board[to]
+                    if q:
+                        if (q & 1) != side:
+                            add((sq, to))
+                        break
+            for ray in t.hop_rays[p][sq]:
+                it = iter(ray)
+                for to in it:
+                    screen = board[to]
+                    if screen:
+                        break
+                else:
+                    continue
+                if screen in cannons:
+                    continue
+                for to in it:
+                    q = board[to]
+                    if q:
+                        if (q & 1) != side and q not in cannons:
+                            add((sq, to))
+                        break
+                    add((sq, to))
+        return out
+
+    def attacked(self, target: int, by: int) -> bool:
+        """Can side `by` capture on `target` (kings facing on an open file count, where illegal)?"""
+        t = self.t
+        board = self.board
+        for b1, b2, pairs in t.rev_leaps[by][target]:
+            if board[b1] or board[b2]:
+                continue
+            for fr, code in pairs:
+                if board[fr] == code:
+                    return True
+        cannons = t.cannon_codes
+        for line, direct, hop, strict in t.rev_rays[by][target]:
+            n = len(line)
+            i = 0
+            while i < n:
+                screen = board[line[i]]
+                if screen:
+                    break
+                i += 1
+            else:
+                continue
+            if screen in direct[i]:
+                return True
+            i += 1
+            while i < n:
+                q = board[line[i]]
+                if q:
+                    if q in hop[i] or (q in strict[i] and screen not in cannons
+                                       and board[target] not in cannons):
+                        return True
+                    break
+                i += 1
+        return False
+
+    def in_check(self, side: int | None = None) -> bool:
+        if side is None:
+            side = self.side
+        k = self.kings[side]
+        return k >= 0 and self.attacked(k, 1 - side)
+
+    def _legal_filter(self, moves: list[Move]) -> list[Move]:
+        side = self.side
+        by = 1 - side
+        k = self.kings[side]
+        if k < 0:
+            return moves
+        board = self.board
+        attacked = self.attacked
+        check = attacked(k, by)
+        guard_from = self.t.guard_from[by][k]
+        guard_to = self.t.guard_to[by][k]
+        out = []
+        for move in moves:
+            fr, to = move
+            if check or fr in guard_from or to in guard_to:
+                captured = board[to]
+                board[to] = board[fr]
+                board[fr] = 0
+                bad = attacked(to if fr == k else k, by)
+                board[fr] = board[to]
+                board[to] = captured
+                if bad:
+                    continue
+            out.append(move)
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        return self._legal_filter(self.pseudo_moves())
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.pseudo_moves() and bool(self._legal_filter([move]))
+
+    # --- making moves -----------------------------------------------------------------------------
+
+    def push(self, move: Move) -> int:
+        """Play `move` (assumed legal); returns the captured piece code (0 for none)."""
+        fr, to = move
+        board = self.board
+        piece = board[fr]
+        captured = board[to]
+        side = self.side
+        self._undo.append((fr, to, captured, self.halfmove))
+        board[to] = piece
+        board[fr] = 0
+        mine = self.pieces[side]
+        mine.discard(fr)
+        mine.add(to)
+        if captured:
+            self.pieces[1 - side].discard(to)
+            if captured in self.t.royal:
+                self.kings[1 - side] = -1
+            self.halfmove = 0
+        else:
+            self.halfmove += 1
+        if piece in self.t.royal:
+            self.kings[side] = to
+        if side == 1:
+            self.fullmove += 1
+        self.side = 1 - side
+        return captured
+
+    def pop(self) -> Move:
+        fr, to, captured, halfmove = self._undo.pop()
+        board = self.board
+        side = 1 - self.side
+        self.side = side
+        piece = board[to]
+        board[fr] = piece
+        board[to] = captured
+        mine = self.pieces[side]
+        mine.discard(to)
+        mine.add(fr)
+        if captured:
+            self.pieces[1 - side].add(to)
+            if captured in self.t.royal:
+                self.kings[1 - side] = to
+        if piece in self.t.royal:
+            self.kings[side] = fr
+        if side == 1:
+            self.fullmove -= 1
+        self.halfmove = halfmove
+        return fr, to
+
+    def key(self) -> tuple:
+        """Placement and side to move: what "the same position" means for repetition."""
+        return (self.side, bytes(self.board))
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Number of legal move paths of length `depth` (bulk-counted at the last ply)."""
+    moves = pos.legal_moves()
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    push, pop = pos.push, pos.pop
+    for move in moves:
+        push(move)
+        total += perft(pos, depth - 1)
+        pop()
+    return total

@@ -1,0 +1,226 @@
+"""Compile a `Variant` into the per-square lookup tables the move generator reads.
+
+Why tables: in pure Python the cost of move generation is the number of interpreted operations, so
+every question that depends only on the board geometry (where can a horse on b1 go, which point is its
+leg, which points could attack e1) is answered once, here, and the generator only looks at occupancy.
+
+Squares are numbered `rank * width + file` (rank 0 = the first player's back rank).  One extra square,
+`sentinel`, is always empty: leap entries have exactly two "must be empty" slots, padded with it, so the
+hot loop tests `board[b1] or board[b2]` without branching on path length.  Paths with more than two
+intermediate points are not needed by any of the four games.
+
+Piece codes: `2 * (type_index + 1) + side`; 0 is an empty point, so `code & 1` is the side.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.patterns import CANNON, HOP_ONLY, SLIDE, Leap, Slide
+from rules.variant import Variant
+
+LeapEntry = tuple[int, int, int]  # (to, must-be-empty, must-be-empty)
+
+
+@dataclass
+class Tables:
+    variant: Variant
+    n: int
+    sentinel: int
+    codes: tuple[int, ...]                    # every piece code in use
+    royal: frozenset[int]                      # codes of royal pieces
+    cannon_codes: frozenset[int]               # pieces a hop-only cannon may neither jump nor take
+    # Indexed [code][square]:
+    leaps: list[list[tuple[LeapEntry, ...]]]           # move or capture
+    leaps_quiet: list[list[tuple[LeapEntry, ...]]]     # move only
+    leaps_capture: list[list[tuple[LeapEntry, ...]]]   # capture only
+    multi_leaps: list[list[tuple[tuple[int, bool, bool, tuple[tuple[int, int], ...]], ...]]]
+    rays: list[list[tuple[tuple[int, ...], ...]]]      # SLIDE
+    cannon_rays: list[list[tuple[tuple[int, ...], ...]]]
+    hop_rays: list[list[tuple[tuple[int, ...], ...]]]
+    # Attack lookups, indexed [attacking side][target square]:
+    rev_leaps: list[list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]]
+    rev_rays: list[list[tuple[tuple[tuple[int, ...], tuple[frozenset, ...], tuple[frozenset, ...],
+                                     tuple[frozenset, ...]], ...]]]
+    # Points whose change can expose a king on the target square, [attacking side][king square]:
+    guard_from: list[list[frozenset[int]]]
+    guard_to: list[list[frozenset[int]]]
+
+    def code(self, type_index: int, side: int) -> int:
+        return 2 * (type_index + 1) + side
+
+    def piece_type(self, code: int):
+        return self.variant.pieces[(code >> 1) - 1]
+
+
+def _square(v: Variant, f: int, r: int) -> int | None:
+    return r * v.width + f if 0 <= f < v.width and 0 <= r < v.height else None
+
+
+def _in(v: Variant, region: str | None, f: int, r: int, side: int) -> bool:
+    return region is None or v.regions[region].contains(f, r, side, v.height)
+
+
+def _orient(offset: tuple[int, int], side: int) -> tuple[int, int]:
+    """Offsets are written from the mover's seat: the second player's board is turned half round."""
+    return offset if side == 0 else (-offset[0], -offset[1])
+
+
+def _drawn_edges(v: Variant) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    edges = set()
+    for chain in v.diagonals:
+        for a, b in zip(chain, chain[1:]):
+            edges.add((a, b))
+            edges.add((b, a))
+    return edges
+
+
+def _leap_targets(v: Variant, pat: Leap, side: int, f: int, r: int) -> dict[int, list[tuple[int, ...]]]:
+    """Destination -> the alternative lists of points that must be empty to get there."""
+    out: dict[int, list[tuple[int, ...]]] = {}
+    if not _in(v, pat.when, f, r, side):
+        return out
+    for path in pat.paths:
+        points = []
+        for off in path:
+            dx, dy = _orient(off, side)
+            pf, pr = f + dx, r + dy
+            sq = _square(v, pf, pr)
+            if sq is None or not _in(v, pat.stay_in, pf, pr, side):
+                break
+            points.append(sq)
+        else:
+            blocks = tuple(points[:-1])
+            alts = out.setdefault(points[-1], [])
+            if blocks not in alts:
+                alts.append(blocks)
+    return out
+
+
+def _rays(v: Variant, pat: Slide, side: int, f: int, r: int) -> list[tuple[int, ...]]:
+    if not _in(v, pat.when, f, r, side):
+        return []
+    edges = _drawn_edges(v) if pat.lines == "drawn-diagonals" else None
+    rays = []
+    for off in pat.directions:
+        dx, dy = _orient(off, side)
+        ray, pf, pr = [], f, r
+        while True:
+            nf, nr = pf + dx, pr + dy
+            sq = _square(v, nf, nr)
+            if sq is None or not _in(v, pat.stay_in, nf, nr, side):
+                break
+            if edges is not None and dx and dy and ((pf, pr), (nf, nr)) not in edges:
+                break
+            ray.append(sq)
+            pf, pr = nf, nr
+        if ray:
+            rays.append(tuple(ray))
+    return rays
+
+
+@lru_cache(maxsize=None)
+def _compile(v: Variant) -> Tables:
+    n = v.width * v.height
+    sentinel = n
+    size = 2 * (len(v.pieces) + 1)
+    empty = lambda: [[() for _ in range(n)] for _ in range(size)]  # noqa: E731
+    leaps, quiet, capture, multi = empty(), empty(), empty(), empty()
+    rays, cannon_rays, hop_rays = empty(), empty(), empty()
+    by_mode = {SLIDE: rays, CANNON: cannon_rays, HOP_ONLY: hop_rays}
+    codes, royal, cannons = [], set(), set()
+    # Attack sources: (attacker side, target) -> ...
+    rev_leap_groups: dict[tuple[int, int], dict[tuple[int, int], list[tuple[int, int]]]] = defaultdict(dict)
+    rev_paths: dict[tuple[int, int], list[tuple[tuple[int, ...], int, str]]] = defaultdict(list)
+
+    for t, ptype in enumerate(v.pieces):
+        for side in (0, 1):
+            code = 2 * (t + 1) + side
+            codes.append(code)
+            if ptype.royal:
+                royal.add(code)
+            if ptype.role == "cannon":
+                cannons.add(code)
+            patterns = list(ptype.patterns)
+            for sq in range(n):
+                f, r = sq % v.width, sq // v.width
+                acc: dict[int, list[tuple[int, tuple[tuple[int, ...], ...]]]] = {}
+                for pat in patterns:
+                    if isinstance(pat, Leap):
+                        kind = (pat.moves, pat.captures)
+                        for to, alts in _leap_targets(v, pat, side, f, r).items():
+                            acc.setdefault(kind, []).append((to, tuple(alts)))
+                            if pat.captures:
+                                for blocks in alts:
+                                    padded = (tuple(blocks) + (sentinel, sentinel))[:2]
+                                    group = rev_leap_groups[(side, to)].setdefault(padded, [])
+                                    if (sq, code) not in group:
+                                        group.append((sq, code))
+                    else:
+                        found = _rays(v, pat, side, f, r)
+                        by_mode[pat.mode][code][sq] += tuple(found)
+                        for ray in found:
+                            for i, target in enumerate(ray):
+                                back = tuple(reversed(ray[:i])) + (sq,)
+                                rev_paths[(side, target)].append((back, code, pat.mode))
+                if ptype.royal and not v.kings_may_face:
+                    # Facing kings: for attack purposes the king "sees" along its file like a rook.
+                    for ray in _rays(v, Slide(((0, 1), (0, -1))), side, f, r):
+                        for i, target in enumerate(ray):
+                            back = tuple(reversed(ray[:i])) + (sq,)
+                            rev_paths[(side, target)].append((back, code, "face"))
+                tables = {(True, True): leaps, (True, False): quiet, (False, True): capture}
+                for (moves, captures), entries in acc.items():
+                    single = []
+                    for to, alts in entries:
+                        if len(alts) == 1 and len(alts[0]) <= 2:
+                            single.append((to, *(alts[0] + (sentinel, sentinel))[:2]))
+                        else:
+                            multi[code][sq] += ((to, moves, captures, tuple(
+                                (tuple(a) + (sentinel, sentinel))[:2] for a in alts)),)
+                    tables[(moves, captures)][code][sq] += tuple(single)
+
+    rev_leaps = [[() for _ in range(n)] for _ in range(2)]
+    for (side, target), groups in rev_leap_groups.items():
+        rev_leaps[side][target] = tuple((b1, b2, tuple(pairs)) for (b1, b2), pairs in groups.items())
+
+    rev_rays = [[() for _ in range(n)] for _ in range(2)]
+    for (side, target), paths in rev_paths.items():
+        lines: dict[int, tuple[int, ...]] = {}
+        for back, _, _ in paths:
+            cur = lines.get(back[0], ())
+            longer, shorter = (back, cur) if len(back) > len(cur) else (cur, back)
+            assert longer[:len(shorter)] == shorter, "slides must run along straight lines"
+            lines[back[0]] = longer
+        out = []
+        for first, line in lines.items():
+            direct = [set() for _ in line]
+            hop = [set() for _ in line]
+            hop_strict = [set() for _ in line]
+            for back, code, mode in paths:
+                if back[0] != first:
+                    continue
+                i = len(back) - 1
+                {SLIDE: direct, "face": direct, CANNON: hop, HOP_ONLY: hop_strict}[mode][i].add(code)
+            out.append((line, tuple(map(frozenset, direct)), tuple(map(frozenset, hop)),
+                        tuple(map(frozenset, hop_strict))))
+        rev_rays[side][target] = tuple(out)
+
+    guard_from = [[frozenset() for _ in range(n)] for _ in range(2)]
+    guard_to = [[frozenset() for _ in range(n)] for _ in range(2)]
+    for side in (0, 1):
+        for target in range(n):
+            on_lines = {sq for line, *_ in rev_rays[side][target] for sq in line}
+            legs = {b for b1, b2, _ in rev_leaps[side][target] for b in (b1, b2) if b != sentinel}
+            guard_from[side][target] = frozenset(on_lines | legs | {target})
+            guard_to[side][target] = frozenset(on_lines)
+
+    return Tables(v, n, sentinel, tuple(codes), frozenset(royal), frozenset(cannons),
+                  leaps, quiet, capture, multi, rays, cannon_rays, hop_rays,
+                  rev_leaps, rev_rays, guard_from, guard_to)
+
+
+def compile_variant(v: Variant) -> Tables:
+    """Tables for `v`, built once per distinct variant value."""
+    return _compile(v)
