@@ -1,0 +1,25 @@
+"""The rules core: pure Python, no I/O.  See rules/README.md for how the games map onto it.
+
+Public API: `Game` (play, undo, results, notation, board), `perft`, `variant_names` and the errors.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.errors import FenError, IllegalMove, NotationError, RulesError, UnknownVariant
+from rules.fen import parse_fen
+from rules.game import Game
+from rules.position import perft as _perft
+from rules.tables import compile_variant
+from rules.variants import get_variant, variant_names
+
+
+def perft(name: str, fen: str | None, depth: int, params: Mapping[str, str | bool] | None = None) -> int:
+    """Number of legal move paths of length `depth` from `fen` (the start position when None)."""
+    variant = get_variant(name, params)
+    position = parse_fen(compile_variant(variant), fen or variant.start_fen)
+    return _perft(position, depth)
+
+
+__all__ = ["Game", "perft", "variant_names", "RulesError", "UnknownVariant", "FenError",
+           "IllegalMove", "NotationError"]

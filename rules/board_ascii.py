@@ -1,0 +1,61 @@
+"""The pbmserv ASCII board (seed 004), drawn from the variant's geometry rather than from a picture.
+
+Point (file f) sits at column 5 + 4f; a piece is its colour letter and pbmserv letter, written over the
+point and the column before it.  Rank labels stand on both sides, files on top and bottom, the drawn
+diagonals of the variant appear between the ranks, and a river row where the variant has one.
+"""
+from __future__ import annotations
+
+from rules.position import Position
+
+
+def _rank_line(pos: Position, rank: int) -> str:
+    v = pos.t.variant
+    width = 5 + 4 * (v.width - 1) + 1
+    row = [" "] * width
+    for f in range(v.width):
+        row[5 + 4 * f] = "+"
+        if f < v.width - 1:
+            row[6 + 4 * f:9 + 4 * f] = "---"
+    for f in range(v.width):
+        code = pos.board[rank * v.width + f]
+        if code:
+            row[4 + 4 * f] = v.colour_prefix[code & 1]
+            row[5 + 4 * f] = pos.t.piece_type(code).board_letter
+    label = str(rank + 1).rjust(2)
+    line = f"{label}  {''.join(row[4:])} {label}"
+    if rank == v.height - 1:
+        line += "   " + v.side_names[1]
+    elif rank == 0:
+        line += "   " + v.side_names[0]
+    return line
+
+
+def _between_line(pos: Position, upper: int) -> str:
+    """The row of `|` (and diagonal strokes) between rank `upper` and the rank below it."""
+    v = pos.t.variant
+    if v.river_after_rank is not None and upper == v.river_after_rank + 1:
+        inner = 4 * (v.width - 1) - 1
+        return "     |" + "R  I  V  E  R".center(inner) + "|"
+    row = [" "] * (5 + 4 * (v.width - 1) + 1)
+    for f in range(v.width):
+        row[5 + 4 * f] = "|"
+    for chain in v.diagonals:
+        for (f1, r1), (f2, r2) in zip(chain, chain[1:]):
+            if {r1, r2} != {upper, upper - 1}:
+                continue
+            (fu, _), (fl, _) = ((f1, r1), (f2, r2)) if r1 == upper else ((f2, r2), (f1, r1))
+            row[7 + 4 * min(fu, fl)] = "\\" if fu < fl else "/"
+    return "".join(row).rstrip()
+
+
+def render(pos: Position) -> str:
+    v = pos.t.variant
+    files = "     " + "   ".join(chr(ord("A") + f) for f in range(v.width))
+    lines = [files, ""]
+    for rank in range(v.height - 1, -1, -1):
+        lines.append(_rank_line(pos, rank))
+        if rank:
+            lines.append(_between_line(pos, rank))
+    lines += ["", files]
+    return "\n".join(lines) + "\n"

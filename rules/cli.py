@@ -1,0 +1,104 @@
+"""`python -m rules`: the rules core on the command line (a stable contract for scripts and tests).
+
+    legal VARIANT [--fen FEN] [--notation coord|wxf] [--batch] [MOVE ...]
+    perft VARIANT DEPTH [--fen FEN]
+    play  VARIANT [--fen FEN] [--batch] MOVE ...
+    board VARIANT [--fen FEN] [MOVE ...]
+Every subcommand takes `--param NAME[=VALUE]` (repeatable).  Errors go to stderr with exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from rules import Game, RulesError, perft
+
+
+def _params(items: list[str]) -> dict[str, str | bool]:
+    out: dict[str, str | bool] = {}
+    for item in items:
+        name, sep, value = item.lstrip("-").partition("=")
+        out[name] = value if sep else True
+    return out
+
+
+def _game(args: argparse.Namespace, fen: str | None, moves: list[str]) -> Game:
+    game = Game.new(args.variant, _params(args.param), fen)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def _legal_line(game: Game, style: str) -> str:
+    moves = game.legal_moves()
+    if style == "wxf":
+        moves = sorted(game.describe(m) for m in moves)
+    return " ".join(moves)
+
+
+def _cmd_legal(args: argparse.Namespace) -> None:
+    if args.batch:
+        for line in sys.stdin:
+            if line.strip():
+                print(_legal_line(_game(args, line.strip(), []), args.notation), flush=False)
+        return
+    print(_legal_line(_game(args, args.fen, args.moves), args.notation))
+
+
+def _play_json(game: Game) -> str:
+    return json.dumps({"fen": game.fen(), "result": game.result, "reason": game.reason})
+
+
+def _cmd_play(args: argparse.Namespace) -> None:
+    if args.batch:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            fen, _, moves = line.rstrip("\n").partition("\t")
+            print(_play_json(_game(args, fen.strip() or None, moves.split())))
+        return
+    print(_play_json(_game(args, args.fen, args.moves)))
+
+
+def _cmd_perft(args: argparse.Namespace) -> None:
+    start = time.perf_counter()
+    nodes = perft(args.variant, args.fen, args.depth, _params(args.param))
+    seconds = time.perf_counter() - start
+    print(f"depth {args.depth}: {nodes} nodes in {seconds:.2f} s", file=sys.stderr)
+    print(nodes)
+
+
+def _cmd_board(args: argparse.Namespace) -> None:
+    sys.stdout.write(_game(args, args.fen, args.moves).board())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, handler, moves: bool = True, batch: bool = False) -> argparse.ArgumentParser:
+        p = sub.add_parser(name)
+        p.set_defaults(handler=handler)
+        p.add_argument("variant")
+        p.add_argument("--fen")
+        p.add_argument("--param", action="append", default=[], metavar="NAME[=VALUE]")
+        if batch:
+            p.add_argument("--batch", action="store_true", help="read positions from standard input")
+        if moves:
+            p.add_argument("moves", nargs="*", metavar="MOVE")
+        return p
+
+    command("legal", _cmd_legal, batch=True).add_argument(
+        "--notation", choices=("coord", "wxf"), default="coord")
+    command("play", _cmd_play, batch=True)
+    command("perft", _cmd_perft, moves=False).add_argument("depth", type=int)
+    command("board", _cmd_board)
+    args = parser.parse_args(argv)
+    try:
+        args.handler(args)
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

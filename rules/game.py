@@ -1,0 +1,228 @@
+"""A game: a start position, the moves played, and the result the rules decide.
+
+This is the rules core's public face for the server and the command line: moves go in as text
+(coordinates or the game's own notation) and come out as canonical coordinates; every refusal is an
+`IllegalMove` whose message tells the player what would have been legal.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rules import notation
+from rules.board_ascii import render
+from rules.errors import IllegalMove, NotationError
+from rules.fen import format_fen, parse_fen
+from rules.position import Move, Position
+from rules.tables import compile_variant
+from rules.variants import get_variant
+
+RESULT_WIN = ("1-0", "0-1")
+DRAW = "1/2-1/2"
+
+
+class Game:
+    def __init__(self, name: str, params: Mapping[str, str | bool] | None = None,
+                 fen: str | None = None) -> None:
+        self.variant = get_variant(name, params)
+        self.tables = compile_variant(self.variant)
+        self.start_fen = fen if fen else self.variant.start_fen
+        self.position: Position = parse_fen(self.tables, self.start_fen)
+        self.start_fen = format_fen(self.position)
+        self.moves: list[str] = []
+        self.notation: list[str] = []
+        self.result = "*"
+        self.reason: str | None = None
+        self._legal: list[Move] | None = None
+        self._decide()
+
+    # --- construction -----------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, name: str, params: Mapping[str, str | bool] | None = None,
+            fen: str | None = None) -> Game:
+        return cls(name, params, fen)
+
+    @classmethod
+    def from_record(cls, name: str, params: Mapping[str, str | bool] | None, start_fen: str | None,
+                    moves: Iterable[str]) -> Game:
+        """Replay stored coordinate moves; each is still checked, so a corrupt record fails loudly."""
+        game = cls(name, params, start_fen)
+        for move in moves:
+            game.play(move)
+        return game
+
+    def at(self, ply: int) -> Game:
+        """A copy of the game after its first `ply` moves."""
+        if not 0 <= ply <= len(self.moves):
+            raise IllegalMove(f"there is no move {ply}; the game has {len(self.moves)} moves so far")
+        return Game.from_record(self.variant.name, dict(self.variant.params), self.start_fen,
+                                self.moves[:ply])
+
+    # --- state ------------------------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def turn(self) -> str:
+        return "wb"[self.position.side]
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        return self.variant.side_names
+
+    @property
+    def warnings(self) -> list[str]:
+        return []
+
+    def fen(self) -> str:
+        return format_fen(self.position)
+
+    def in_check(self) -> bool:
+        return self.position.in_check()
+
+    def board(self) -> str:
+        return render(self.position)
+
+    def _legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = self.position.legal_moves()
+        return self._legal
+
+    def legal_moves(self) -> list[str]:
+        if self.result != "*":
+            return []
+        return sorted(notation.format_move(self.variant, m) for m in self._legal_moves())
+
+    def describe(self, move: str) -> str:
+        """The game's human notation (WXF) for a legal move given in any accepted form."""
+        return notation.wxf(self.position, self._parse(move))
+
+    # --- playing ----------------------------------------------------------------------------------
+
+    def play(self, text: str) -> str:
+        """Play one move given as text; returns it in coordinates."""
+        if self.result != "*":
+            raise IllegalMove(f"the game is over ({self.result}, {self.reason}); no more moves")
+        move = self._parse(text)
+        human = notation.wxf(self.position, move)
+        self.position.push(move)
+        self._legal = None
+        coord = notation.format_move(self.variant, move)
+        self.moves.append(coord)
+        self.notation.append(human)
+        self._decide()
+        return coord
+
+    def undo(self) -> str:
+        """Take back the last move (the result, if the move ended the game, is taken back too)."""
+        if not self.moves:
+            raise IllegalMove("there is no move to take back")
+        self.position.pop()
+        self._legal = None
+        self.notation.pop()
+        self.result, self.reason = "*", None
+        last = self.moves.pop()
+        self._decide()
+        return last
+
+    def _decide(self) -> None:
+        v = self.variant
+        side = self.position.side
+        if not self._legal_moves():
+            if self.position.in_check():
+                self._end(1 - side, "checkmate")
+            elif v.stalemate_loses:
+                self._end(1 - side, "stalemate")
+            else:
+                self.result, self.reason = DRAW, "stalemate"
+        elif v.no_capture_limit and self.position.halfmove >= v.no_capture_limit:
+            self.result, self.reason = DRAW, f"{v.no_capture_limit} plies without capture"
+
+    def _end(self, winner: int, reason: str) -> None:
+        self.result = RESULT_WIN[winner]
+        self.reason = reason
+
+    # --- reading moves ----------------------------------------------------------------------------
+
+    def _parse(self, text: str) -> Move:
+        v = self.variant
+        legal = self._legal_moves()
+        move = notation.parse_coordinates(v, text)
+        if move is None:
+            move = notation.parse_wxf(self.position, text, legal)
+            if move is None:
+                raise NotationError(
+                    f"{text.strip()!r} is not a move I can read: write it as from-to coordinates "
+                    f"such as h3e3 (also h3-e3, H3-E3, h3xe3) or in WXF such as C2=5 or H8+7")
+            return move
+        if move not in legal:
+            raise IllegalMove(f"{text.strip()} is not a legal move: {self._why_not(move)}")
+        return move
+
+    def _piece_on(self, sq: int) -> str:
+        code = self.position.board[sq]
+        return f"the {self.tables.piece_type(code).name} on {notation.square_name(self.variant, sq)}"
+
+    def _why_not(self, move: Move) -> str:
+        """Explain a refused move in terms of the position, then say what the piece could do."""
+        v, pos = self.variant, self.position
+        fr, to = move
+        code = pos.board[fr]
+        name = notation.square_name
+        if not code:
+            return f"there is no piece on {name(v, fr)}"
+        if code & 1 != pos.side:
+            return (f"{self._piece_on(fr)} is {v.side_names[code & 1]}'s and it is "
+                    f"{v.side_names[pos.side]}'s move")
+        target = pos.board[to]
+        legal_here = sorted(name(v, m[1]) for m in self._legal_moves() if m[0] == fr)
+        options = (f"{self._piece_on(fr)} can go to {', '.join(legal_here)}" if legal_here
+                   else f"{self._piece_on(fr)} has no legal move")
+        if target and target & 1 == pos.side:
+            reason = f"{name(v, to)} holds your own {self.tables.piece_type(target).name}"
+        elif move in pos.pseudo_moves():
+            reason = ("it would leave the kings facing each other on an open file"
+                      if not v.kings_may_face and self._kings_face_after(move)
+                      else "it would leave your king in check")
+        else:
+            reason = self._blocked(move) or ""
+        return f"{reason}; {options}" if reason else options
+
+    def _kings_face_after(self, move: Move) -> bool:
+        pos = self.position
+        pos.push(move)
+        try:
+            w = self.variant.width
+            a, b = sorted(pos.kings)
+            if a % w != b % w:
+                return False
+            return not any(pos.board[sq] for sq in range(a + w, b, w))
+        finally:
+            pos.pop()
+
+    def _blocked(self, move: Move) -> str | None:
+        """If the piece's pattern reaches `to` but something is in the way, say what."""
+        fr, to = move
+        t, pos, v = self.tables, self.position, self.variant
+        code = pos.board[fr]
+        for table in (t.leaps, t.leaps_quiet, t.leaps_capture):
+            for dest, b1, b2 in table[code][fr]:
+                if dest == to:
+                    for b in (b1, b2):
+                        if b != t.sentinel and pos.board[b]:
+                            return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, b)}"
+        for ray in t.rays[code][fr]:
+            if to in ray:
+                between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
+                if between:
+                    return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, between[0])}"
+        for ray in t.cannon_rays[code][fr] + t.hop_rays[code][fr]:
+            if to in ray:
+                between = sum(1 for sq in ray[:ray.index(to)] if pos.board[sq])
+                if pos.board[to]:
+                    return (f"{self._piece_on(fr)} captures only by jumping exactly one piece, and "
+                            f"there are {between} between it and {notation.square_name(v, to)}")
+                return f"{self._piece_on(fr)} can jump only to capture"
+        return None

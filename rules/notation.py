@@ -1,0 +1,127 @@
+"""Move text: coordinates (`h3e3`, the machine form) and WXF (`C2=5`, written as Fairy-Stockfish does).
+
+Coordinates are files a.. from the first player's left and ranks 1.. from the first player's side, the
+labels printed around every board (spec/games.md); the ICCS 0-based ranks are deliberately not read.
+"""
+from __future__ import annotations
+
+import re
+
+from rules.errors import NotationError
+from rules.position import Move, Position
+from rules.variant import Variant
+
+_COORD = re.compile(r"^([a-z])(\d{1,2})\s*[-x]?\s*([a-z])(\d{1,2})$", re.IGNORECASE)
+_WXF_LETTERS = {"N": "H", "B": "E", "M": "E", "G": "A", "S": "P"}
+_WXF_LOOSE = re.compile(r"^([A-Z])([1-9])([=+-])([1-9])$")
+
+
+def square_name(v: Variant, sq: int) -> str:
+    return f"{chr(ord('a') + sq % v.width)}{sq // v.width + 1}"
+
+
+def format_move(v: Variant, move: Move) -> str:
+    return square_name(v, move[0]) + square_name(v, move[1])
+
+
+def parse_square(v: Variant, text: str) -> int:
+    m = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
+    if m:
+        f, r = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
+        if 0 <= f < v.width and 0 <= r < v.height:
+            return r * v.width + f
+    last = f"{chr(ord('a') + v.width - 1)}{v.height}"
+    raise NotationError(f"{text!r} is not a point of the board; points go from a1 to {last}")
+
+
+def parse_coordinates(v: Variant, text: str) -> Move | None:
+    """`e3e4`, `e3-e4`, `E3-E4`, `e3xe4` -> (from, to); None when the text is not in that form."""
+    m = _COORD.match(text.strip())
+    if not m:
+        return None
+    return (parse_square(v, m.group(1) + m.group(2)), parse_square(v, m.group(3) + m.group(4)))
+
+
+# --- WXF ---------------------------------------------------------------------------------------------
+
+def _wxf_file(pos: Position, sq: int) -> str:
+    w = pos.t.variant.width
+    return str(w - sq % w if pos.side == 0 else sq % w + 1)
+
+
+def _rel_rank(pos: Position, sq: int) -> int:
+    v = pos.t.variant
+    r = sq // v.width
+    return r if pos.side == 0 else v.height - 1 - r
+
+
+def _region_of(pos: Position, code: int) -> str | None:
+    """The region a piece type can never leave (Fairy-Stockfish's mobility region), if any."""
+    regions = {getattr(p, "stay_in", None) for p in pos.t.piece_type(code).patterns}
+    return regions.pop() if len(regions) == 1 else None
+
+
+def wxf(pos: Position, move: Move) -> str:
+    """WXF for a legal move, as Fairy-Stockfish writes it (tandem pieces `C+=5`, pawn columns `27=8`)."""
+    v = pos.t.variant
+    w = v.width
+    fr, to = move
+    code = pos.board[fr]
+    same = [s for s in pos.pieces[pos.side] if pos.board[s] == code]
+    per_file: dict[int, int] = {}
+    for s in same:
+        per_file[s % w] = per_file.get(s % w, 0) + 1
+    multi = sum(1 for c in per_file.values() if c >= 2) >= 2
+    on_file = [s for s in same if s % w == fr % w]
+    ahead = sum(1 for s in on_file if _rel_rank(pos, s) > _rel_rank(pos, fr))
+    if len(on_file) >= 3 - multi:
+        text = str(ahead + 1)
+    else:
+        text = pos.t.piece_type(code).wxf
+    rank_marker = False
+    if len(on_file) == 2 and not multi:
+        other = on_file[0] if on_file[1] == fr else on_file[1]
+        other_rank = other // w + (to // w - fr // w)
+        if 0 <= other_rank < v.height:
+            region = _region_of(pos, code)
+            target = other_rank * w + to % w
+            tf, tr = target % w, target // w
+            rank_marker = region is None or v.regions[region].contains(tf, tr, pos.side, v.height)
+    text += ("-" if ahead else "+") if rank_marker else _wxf_file(pos, fr)
+    if fr // w == to // w:
+        text += "="
+    else:
+        text += "+" if _rel_rank(pos, to) > _rel_rank(pos, fr) else "-"
+    text += str(abs(to // w - fr // w)) if fr % w == to % w else _wxf_file(pos, to)
+    return text
+
+
+def _normalise_wxf(text: str) -> str:
+    s = text.strip().upper().replace(".", "=")
+    if len(s) >= 2 and s[0] in "+-" and s[1].isalpha():  # "+C.5": front/rear marker written first
+        s = s[1] + s[0] + s[2:]
+    if s and s[0] in _WXF_LETTERS:
+        s = _WXF_LETTERS[s[0]] + s[1:]
+    return s
+
+
+def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
+    """The legal move `text` names in WXF, or None.  Also reads a plain `C2=5` where Fairy-Stockfish
+    would have written a tandem marker, when only one piece fits."""
+    want = _normalise_wxf(text)
+    for move in legal:
+        if wxf(pos, move) == want:
+            return move
+    m = _WXF_LOOSE.match(want)
+    if not m:
+        return None
+    letter, file_no, op, dest = m.groups()
+    fits = []
+    for move in legal:
+        code = pos.board[move[0]]
+        if pos.t.piece_type(code).wxf != letter or _wxf_file(pos, move[0]) != file_no:
+            continue
+        written = wxf(pos, move)
+        if written[-2:] == op + dest:
+            fits.append(move)
+    return fits[0] if len(fits) == 1 else None
