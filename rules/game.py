@@ -25,7 +25,7 @@ class Game:
                  fen: str | None = None) -> None:
         self.variant = get_variant(name, params)
         self.tables = compile_variant(self.variant)
-        self.start_fen = fen if fen else self.variant.start_fen
+        self.start_fen = self.variant.start_fen if fen is None else fen
         self.position: Position = parse_fen(self.tables, self.start_fen)
         self.start_fen = format_fen(self.position)
         self.moves: list[str] = []

@@ -121,7 +121,9 @@ def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
         code = pos.board[move[0]]
         if pos.t.piece_type(code).wxf != letter or _wxf_file(pos, move[0]) != file_no:
             continue
-        written = wxf(pos, move)
-        if written[-2:] == op + dest:
+        if wxf(pos, move)[-2:] == op + dest:
             fits.append(move)
-    return fits[0] if len(fits) == 1 else None
+    if len(fits) > 1:
+        raise NotationError(f"{text.strip()} fits more than one piece; write "
+                            + " or ".join(wxf(pos, m) for m in fits))
+    return fits[0] if fits else None
