@@ -44,11 +44,26 @@ class Game:
 
     @classmethod
     def from_record(cls, name: str, params: Mapping[str, str | bool] | None, start_fen: str | None,
-                    moves: Iterable[str]) -> Game:
-        """Replay stored coordinate moves; each is still checked, so a corrupt record fails loudly."""
+                    moves: Iterable[str], human: Iterable[str] | None = None) -> Game:
+        """Rebuild a stored game without re-judging every move (they were judged when played).
+
+        The server does this for every command, so it must not cost a legality test per ply; it still
+        refuses a record whose move does not start from a piece of the side to move.  `human` is the
+        stored notation of the same moves; without it the notation is computed again.
+        """
         game = cls(name, params, start_fen)
-        for move in moves:
-            game.play(move)
+        v, pos = game.variant, game.position
+        human_moves = list(human) if human is not None else None
+        for i, text in enumerate(moves):
+            move = notation.parse_coordinates(v, text)
+            if move is None or not pos.board[move[0]] or pos.board[move[0]] & 1 != pos.side:
+                raise IllegalMove(f"the stored move {i + 1} ({text}) does not fit the game")
+            game.notation.append(human_moves[i] if human_moves else notation.wxf(pos, move))
+            game.moves.append(notation.format_move(v, move))
+            pos.push(move)
+        game._legal = None
+        game.result, game.reason = "*", None
+        game._decide()
         return game
 
     def at(self, ply: int) -> Game:

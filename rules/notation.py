@@ -6,6 +6,7 @@ labels printed around every board (spec/games.md); the ICCS 0-based ranks are de
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rules.errors import NotationError
 from rules.position import Move, Position
@@ -24,14 +25,17 @@ def format_move(v: Variant, move: Move) -> str:
     return square_name(v, move[0]) + square_name(v, move[1])
 
 
+@lru_cache(maxsize=None)
+def _squares(v: Variant) -> dict[str, int]:
+    return {square_name(v, sq): sq for sq in range(v.width * v.height)}
+
+
 def parse_square(v: Variant, text: str) -> int:
-    m = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
-    if m:
-        f, r = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
-        if 0 <= f < v.width and 0 <= r < v.height:
-            return r * v.width + f
-    last = f"{chr(ord('a') + v.width - 1)}{v.height}"
-    raise NotationError(f"{text!r} is not a point of the board; points go from a1 to {last}")
+    sq = _squares(v).get(text.strip().lower())
+    if sq is None:
+        last = f"{chr(ord('a') + v.width - 1)}{v.height}"
+        raise NotationError(f"{text!r} is not a point of the board; points go from a1 to {last}")
+    return sq
 
 
 def parse_coordinates(v: Variant, text: str) -> Move | None:
