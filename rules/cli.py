@@ -95,7 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     command("play", _cmd_play, batch=True)
     command("perft", _cmd_perft, moves=False).add_argument("depth", type=int)
     command("board", _cmd_board)
-    args = parser.parse_args(argv)
+    # Moves may stand before or after options ("legal xiangqi --fen F h3e3"); argparse's intermixed
+    # parsing does not work with subcommands, so collect the stray positionals here.
+    args, extra = parser.parse_known_args(argv)
+    if any(x.startswith("-") and len(x) > 1 for x in extra) or (extra and not hasattr(args, "moves")):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:
+        args.moves += extra
     try:
         args.handler(args)
     except RulesError as exc:

@@ -40,9 +40,8 @@ def parse_fen(t: Tables, text: str) -> Position:
                 known = "".join(p.letter for p in v.pieces)
                 raise FenError(f"unknown piece letter {ch!r} on rank {rank + 1}; {v.title} uses "
                                f"{known} (uppercase for {v.side_names[0]}, lowercase for {v.side_names[1]})")
-            if file >= v.width:
-                break
-            board[rank * v.width + file] = letters[ch]
+            if file < v.width:
+                board[rank * v.width + file] = letters[ch]
             file += 1
         if file != v.width:
             raise FenError(f"rank {rank + 1} ({row!r}) describes {file} points; it must describe {v.width}")
@@ -62,6 +61,14 @@ def parse_fen(t: Tables, text: str) -> Position:
     if halfmove < 0 or fullmove < 1:
         raise FenError("the move counters must be a non-negative ply count and a move number from 1")
     pos = Position(t, board, side, halfmove, fullmove)
+    for sq in pos.pieces[0] | pos.pieces[1]:
+        ptype, owner = t.piece_type(board[sq]), board[sq] & 1
+        bounds = {getattr(p, "stay_in", None) for p in ptype.patterns}
+        region = bounds.pop() if len(bounds) == 1 else None
+        if region and not v.regions[region].contains(sq % v.width, sq // v.width, owner, v.height):
+            raise FenError(f"the {v.side_names[owner]} {ptype.name} on {chr(97 + sq % v.width)}"
+                           f"{sq // v.width + 1} stands outside its {region.replace('-', ' ')}, "
+                           f"which it can never leave")
     for s in (0, 1):
         kings = sum(1 for sq in pos.pieces[s] if board[sq] in t.royal)
         if kings != 1:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rules.errors import NotationError
+from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
 from rules.variant import Variant
 
@@ -109,13 +109,43 @@ def _normalise_wxf(text: str) -> str:
     return s
 
 
+_WXF_SHAPE = re.compile(r"^[A-Z1-9][1-9+-][=+-][1-9]$")
+
+
 def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
-    """The legal move `text` names in WXF, or None.  Also reads a plain `C2=5` where Fairy-Stockfish
-    would have written a tandem marker, when only one piece fits."""
+    """The legal move `text` names in WXF; None when the text is not WXF at all.  Well-formed WXF that
+    names no legal move raises IllegalMove.  Also reads a plain `C2=5` where Fairy-Stockfish would
+    have written a tandem marker, when only one piece fits."""
     want = _normalise_wxf(text)
     for move in legal:
         if wxf(pos, move) == want:
             return move
+    if not _WXF_SHAPE.match(want):
+        return None
+    move = _loose_wxf(pos, text, want, legal)
+    if move is None:
+        raise IllegalMove(f"{text.strip()} is not a legal move: {_wxf_options(pos, want, legal)}")
+    return move
+
+
+def _wxf_options(pos: Position, want: str, legal: list[Move]) -> str:
+    """What the pieces the WXF text points at could do instead."""
+    v = pos.t.variant
+    same_letter = [m for m in legal if pos.t.piece_type(pos.board[m[0]]).wxf == want[0]]
+    on_file = [m for m in same_letter if _wxf_file(pos, m[0]) == want[1]] or same_letter
+    if not on_file:
+        return "no piece of that kind can move; the legal moves are " + \
+            ", ".join(sorted(wxf(pos, m) for m in legal))
+    starts = sorted({m[0] for m in on_file})
+    parts = []
+    for sq in starts:
+        name = pos.t.piece_type(pos.board[sq]).name
+        dests = sorted(square_name(v, m[1]) + f" ({wxf(pos, m)})" for m in on_file if m[0] == sq)
+        parts.append(f"the {name} on {square_name(v, sq)} can go to {', '.join(dests)}")
+    return "; ".join(parts)
+
+
+def _loose_wxf(pos: Position, text: str, want: str, legal: list[Move]) -> Move | None:
     m = _WXF_LOOSE.match(want)
     if not m:
         return None

@@ -1,0 +1,229 @@
+"""Xiangqi test positions: published perft figures, hand-made edge cases, and the pyffish oracle.
+
+The differential test (test_pyffish_diff.py) needs Fairy-Stockfish's answer (legal moves, the WXF
+string of every legal move, check, mate/stalemate, FEN) for a few thousand positions. pyffish rebuilds
+its variant tables on every call (about 2 ms each), so asking it live for ~60,000 WXF strings would
+take minutes. Instead this module plays seeded random playouts with pyffish once and stores its
+answers in ``data/xiangqi_pyffish.json.gz``; the test compares the rules core with that file and
+re-asks live pyffish about a sample of it, so a stale file is caught too.
+
+Regenerate (deterministic for a given pyffish version) or verify the whole file against pyffish:
+
+    python tests/xiangqi_positions.py            # rewrite tests/data/xiangqi_pyffish.json.gz
+    python tests/xiangqi_positions.py --check    # recompute everything, report differences
+
+pyffish is GPL: it is imported only inside the functions that need it, and only tests use them.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+VARIANT = "xiangqi"
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+ORACLE_PATH = Path(__file__).parent / "data" / "xiangqi_pyffish.json.gz"
+
+# Published perft node counts (Fairy-Stockfish's test suite / chessprogramming wiki; the same figures
+# as spec testdata/perft.json). Index i holds the count for depth i + 1.
+PERFT: list[tuple[str, list[int]]] = [
+    (START_FEN, [44, 1920, 79666, 3290240, 133312995]),
+    ("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", [38, 1128, 43929, 1339047]),
+    ("4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1", [13, 272, 3707, 92741]),
+]
+
+# Hand-made positions for what random play rarely reaches: tandem pieces (WXF front/rear markers and
+# the numbered-soldier form), a tandem piece whose twin is blocked or cannot move that way, pins by the
+# facing kings, and stalemates (a loss for the stalemated side in Xiangqi).
+EDGE_FENS: list[str] = [
+    "3k5/9/4P4/4P4/2P1P1P2/2P3P2/9/9/9/5K3 w - - 0 1",  # soldiers: 3 tandem files incl. a triple
+    "5k3/9/9/9/2p3p2/2p1p1p2/4p4/4p4/9/3K5 b - - 0 1",  # the same for Black
+    "3k5/9/9/9/2P3P2/2P6/9/9/9/5K3 w - - 0 1",  # one tandem soldier file
+    "3k5/9/9/9/2P3P2/2P3P2/9/9/9/5K3 w - - 0 1",  # two tandem soldier files
+    "3k5/9/9/2P6/2P6/2P3P2/9/9/9/5K3 w - - 0 1",  # a triple whose rear soldier cannot move
+    "5k3/9/9/9/2N1R1C2/9/2N1R1C2/9/9/3K5 w - - 0 1",  # tandem horses, rooks, cannons
+    "3k5/9/9/2n1r1c2/9/2n1r1c2/9/9/9/5K3 b - - 0 1",  # the same for Black
+    "5k3/9/9/9/4N4/3P5/4N4/9/9/3K5 w - - 0 1",  # tandem horses, one leg blocked
+    "5k3/9/9/9/4R4/4P4/4R4/9/9/3K5 w - - 0 1",  # tandem rooks with a soldier between
+    "5k3/9/9/9/9/9/9/2N6/9/2NK5 w - - 0 1",  # rear horse on the edge rank
+    "5k3/9/9/9/9/6B2/9/3A5/9/3AK1B2 w - - 0 1",  # advisors and elephants sharing a file
+    "3ak4/5a3/2b6/9/2b6/9/9/9/9/5K3 b - - 0 1",  # black elephants sharing a file, one blocked by its king
+    "4k4/4c4/9/9/9/9/9/9/9/4K4 b - - 0 1",  # a cannon pinned between the kings
+    "4k4/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1",  # a horse pinned between the kings
+    "3k5/4a4/9/9/9/9/9/9/4A4/5K3 w - - 0 1",  # kings on neighbouring files: the king may not step across
+    "3k5/9/P2P5/9/2P6/9/9/4K4/9/9 b - - 0 52",  # stalemate (Black has no move, not in check)
+    "5k3/4R4/9/9/9/6B2/9/4K4/4A4/7N1 b - - 8 36",  # stalemate
+    "3a1kb2/9/9/9/2b6/9/9/4p4/3p5/4K4 w - - 28 66",  # stalemate of Red
+    "4k4/4P4/9/9/9/9/9/9/9/3K5 b - - 0 1",  # Black king in check from a soldier
+    "4k4/9/9/9/9/9/9/9/r8/1r1K5 w - - 0 1",  # checkmate of Red: two rooks and the facing kings
+]
+
+# How the playouts are drawn. Each playout has its own seeded RNG, so the set does not depend on the
+# order in which worker processes finish. "capture" is the chance of picking a capture when there is
+# one (high values reach endgames, mates and stalemates); "check" the chance of looking for a checking
+# move first.
+@dataclass(frozen=True)
+class PlayoutPlan:
+    name: str
+    start_fen: str
+    max_plies: int
+    capture: float
+    check: float
+
+
+def playout_plans() -> list[PlayoutPlan]:
+    plans: list[PlayoutPlan] = []
+    for i in range(24):  # openings and middlegames from the start position
+        plans.append(PlayoutPlan(f"start-{i:02d}", START_FEN, 4 + (i * 7) % 45, 0.3, 0.1))
+    for i in range(20):  # capture-hungry, check-seeking games from the start to the end
+        plans.append(PlayoutPlan(f"endgame-{i:02d}", START_FEN, 140, 0.9, 0.5))
+    for k, (fen, _) in enumerate(PERFT[1:], start=1):
+        for i in range(5):
+            plans.append(PlayoutPlan(f"perft{k}-{i}", fen, 10 + 12 * i, 0.5 + 0.1 * i, 0.3))
+    for k, fen in enumerate(EDGE_FENS):
+        plans.append(PlayoutPlan(f"edge-{k:02d}", fen, 6, 0.3, 0.2))
+    return plans
+
+
+def board(fen: str) -> dict[str, str]:
+    """Square name -> piece letter of a Xiangqi FEN placement (rank 10 first)."""
+    squares: dict[str, str] = {}
+    for row_index, row in enumerate(fen.split()[0].split("/")):
+        rank, file = 10 - row_index, 0
+        for token in re.findall(r"\d+|[A-Za-z]", row):
+            if token.isdigit():
+                file += int(token)
+            else:
+                squares["abcdefghi"[file] + str(rank)] = token
+                file += 1
+    return squares
+
+
+def split_move(move: str) -> tuple[str, str]:
+    """'b10c8' -> ('b10', 'c8')."""
+    match = re.fullmatch(r"([a-i]\d{1,2})([a-i]\d{1,2})", move)
+    if not match:
+        raise ValueError(f"not a coordinate move: {move}")
+    return match.group(1), match.group(2)
+
+
+def _pyffish_position(fen: str) -> dict:
+    """pyffish's verdicts on one position."""
+    import pyffish as sf
+
+    moves = sf.legal_moves(VARIANT, fen, [])
+    record = {
+        "fen": fen,
+        "check": sf.gives_check(VARIANT, fen, []),
+        "wxf": {m: sf.get_san(VARIANT, fen, m, False, sf.NOTATION_XIANGQI_WXF) for m in sorted(moves)},
+        "result": None if moves else sf.game_result(VARIANT, fen, []),
+    }
+    return record
+
+
+def _play(plan: PlayoutPlan) -> dict:
+    """One seeded random playout; it stops at game end, before any repeated position (so no
+    repetition rule can interfere) and after 50 plies without capture (long before the 120-ply draw;
+    bare-king endings would otherwise shuffle on for a long time)."""
+    import pyffish as sf
+
+    fen = plan.start_fen
+    placement, side, *rest = fen.split()
+    flipped = " ".join([placement, "b" if side == "w" else "w", *rest])
+    if sf.get_fen(VARIANT, fen, []) != fen or sf.gives_check(VARIANT, flipped, []):
+        raise ValueError(f"{plan.name}: {fen} is not a canonical FEN of a position that can arise")
+    rng = random.Random(f"pbm-xiangqi-{plan.name}")
+    seen = {tuple(fen.split()[:2])}
+    moves: list[str] = []
+    positions = [_pyffish_position(fen)]
+    while len(moves) < plan.max_plies and positions[-1]["wxf"] and int(fen.split()[4]) < 50:
+        legal = sorted(positions[-1]["wxf"])
+        rng.shuffle(legal)
+        occupied = board(fen)
+        captures = [m for m in legal if split_move(m)[1] in occupied]
+        candidates = list(legal)
+        if captures and rng.random() < plan.capture:
+            candidates = captures + [m for m in legal if m not in captures]
+        if rng.random() < plan.check:
+            checks = [m for m in candidates[:20] if sf.gives_check(VARIANT, fen, [m])]
+            candidates = checks + [m for m in candidates if m not in checks]
+        for move in candidates[:8]:
+            next_fen = sf.get_fen(VARIANT, fen, [move])
+            if tuple(next_fen.split()[:2]) not in seen:
+                break
+        else:
+            break  # every tried move repeats a position: end the playout here
+        seen.add(tuple(next_fen.split()[:2]))
+        moves.append(move)
+        fen = next_fen
+        positions.append(_pyffish_position(fen))
+    return {"name": plan.name, "start_fen": plan.start_fen, "moves": moves, "positions": positions}
+
+
+def build_oracle(workers: int = 2) -> list[dict]:
+    """All playouts with pyffish's verdicts on every position, in plan order."""
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_play, playout_plans()))
+
+
+def load_oracle() -> list[dict]:
+    with gzip.open(ORACLE_PATH, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def verify_position(record: dict) -> list[str]:
+    """Differences between a stored oracle record and live pyffish (empty when it still holds)."""
+    fresh = _pyffish_position(record["fen"])
+    return [
+        f"{record['fen']}: stored {key}={record[key]!r}, pyffish now says {fresh[key]!r}"
+        for key in ("check", "wxf", "result")
+        if fresh[key] != record[key]
+    ]
+
+
+def verify_fens(playout: dict) -> list[str]:
+    """The stored FEN after each prefix must be pyffish.get_fen of that move sequence."""
+    import pyffish as sf
+
+    problems = []
+    for ply, record in enumerate(playout["positions"]):
+        fen = sf.get_fen(VARIANT, playout["start_fen"], playout["moves"][:ply])
+        if fen != record["fen"]:
+            problems.append(f"{playout['name']} ply {ply}: stored {record['fen']}, pyffish {fen}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="verify the stored file instead of writing it")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.check:
+        stored = load_oracle()
+        problems = []
+        for playout in stored:
+            problems += verify_fens(playout)
+            for record in playout["positions"]:
+                problems += verify_position(record)
+        fresh = build_oracle(args.workers)
+        if fresh != stored:
+            problems.append("regenerating the playouts gives a different file (pyffish version changed?)")
+        print("\n".join(problems) or "oracle file matches pyffish")
+        return 1 if problems else 0
+    oracle = build_oracle(args.workers)
+    ORACLE_PATH.parent.mkdir(exist_ok=True)
+    with gzip.GzipFile(ORACLE_PATH, "wb", mtime=0) as raw:
+        raw.write(json.dumps(oracle, separators=(",", ":")).encode("utf-8"))
+    count = sum(len(p["positions"]) for p in oracle)
+    print(f"wrote {ORACLE_PATH}: {len(oracle)} playouts, {count} positions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
