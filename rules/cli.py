@@ -97,11 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     command("board", _cmd_board)
     # Moves may stand before or after options ("legal xiangqi --fen F h3e3"); argparse's intermixed
     # parsing does not work with subcommands, so collect the stray positionals here.
+    # A move that starts with "-" (WXF "-C.1") goes after "--".
     args, extra = parser.parse_known_args(argv)
-    if any(x.startswith("-") and len(x) > 1 for x in extra) or (extra and not hasattr(args, "moves")):
+    before, dashes, after = (extra[:extra.index("--")], True, extra[extra.index("--") + 1:]) \
+        if "--" in extra else (extra, False, [])
+    if any(x.startswith("-") for x in before) or ((before or dashes) and not hasattr(args, "moves")):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if extra:
-        args.moves += extra
+    if before or after:
+        args.moves += before + after
     try:
         args.handler(args)
     except RulesError as exc:

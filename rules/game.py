@@ -22,7 +22,7 @@ DRAW = "1/2-1/2"
 
 class Game:
     def __init__(self, name: str, params: Mapping[str, str | bool] | None = None,
-                 fen: str | None = None) -> None:
+                 fen: str | None = None, *, decide: bool = True) -> None:
         self.variant = get_variant(name, params)
         self.tables = compile_variant(self.variant)
         self.start_fen = self.variant.start_fen if fen is None else fen
@@ -33,7 +33,8 @@ class Game:
         self.result = "*"
         self.reason: str | None = None
         self._legal: list[Move] | None = None
-        self._decide()
+        if decide:
+            self._decide()
 
     # --- construction -----------------------------------------------------------------------------
 
@@ -51,7 +52,7 @@ class Game:
         refuses a record whose move does not start from a piece of the side to move.  `human` is the
         stored notation of the same moves; without it the notation is computed again.
         """
-        game = cls(name, params, start_fen)
+        game = cls(name, params, start_fen, decide=False)
         v, pos = game.variant, game.position
         human_moves = list(human) if human is not None else None
         for i, text in enumerate(moves):
@@ -61,8 +62,6 @@ class Game:
             game.notation.append(human_moves[i] if human_moves else notation.wxf(pos, move))
             game.moves.append(notation.format_move(v, move))
             pos.push(move)
-        game._legal = None
-        game.result, game.reason = "*", None
         game._decide()
         return game
 

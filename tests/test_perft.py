@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from xiangqi_positions import PERFT
 
 import rules
-from xiangqi_positions import PERFT
 
 MAX_TEST_DEPTH = 3
 

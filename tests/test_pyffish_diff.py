@@ -13,10 +13,16 @@ the same verdict (mate or stalemate, a loss for the side to move) when there is 
 from __future__ import annotations
 
 import pytest
+from xiangqi_positions import (
+    EDGE_FENS,
+    board,
+    load_oracle,
+    split_move,
+    verify_fens,
+    verify_position,
+)
 
 import rules
-from xiangqi_positions import (EDGE_FENS, board, load_oracle, split_move, verify_fens,
-                               verify_position)
 
 ORACLE = load_oracle()
 PLAYOUTS = {playout["name"]: playout for playout in ORACLE}
@@ -109,14 +115,16 @@ def test_playout_matches_pyffish(name: str) -> None:
         if ply:
             move = playout["moves"][ply - 1]
             try:
-                assert game.play(move) == move
+                played = game.play(move)
             except rules.RulesError as exc:
                 problems.append(f"{name} ply {ply}: rules refuses pyffish's move {move}: {exc}")
                 break
-            if game.notation[-1] != previous["wxf"][move]:
+            if played != move:
+                problems.append(f"{name} ply {ply}: Game.play({move!r}) returned {played!r}")
+            wxf = playout["positions"][ply - 1]["wxf"][move]
+            if game.notation[-1] != wxf:
                 problems.append(f"{name} ply {ply}: Game.notation records {game.notation[-1]!r} for "
-                                f"{move}, pyffish writes {previous['wxf'][move]!r}")
-        previous = record
+                                f"{move}, pyffish writes {wxf!r}")
         problems += compare_position(game, record, f"{name} ply {ply}")
     replay = rules.Game.from_record("xiangqi", None, playout["start_fen"], playout["moves"])
     if replay.fen() != playout["positions"][-1]["fen"]:
@@ -138,7 +146,8 @@ def test_the_positions_cover_what_matters() -> None:
     terminal = [r for r in POSITIONS if r["result"] is not None]
     wxf = [text for r in POSITIONS for text in r["wxf"].values()]
     few_pieces = [r for r in POSITIONS if sum(ch.isalpha() for ch in r["fen"].split()[0]) <= 6]
-    captures = [m for r in POSITIONS for m in r["wxf"] if split_move(m)[1] in board(r["fen"])]
+    captures = [m for r in POSITIONS for occupied in [board(r["fen"])] for m in r["wxf"]
+                if split_move(m)[1] in occupied]
     assert len(POSITIONS) >= 2000
     assert sum(r["fen"].split()[1] == "b" for r in POSITIONS) >= 1000
     assert sum(r["check"] for r in POSITIONS) >= 150

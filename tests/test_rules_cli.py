@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from xiangqi_positions import PERFT, START_FEN, board, load_oracle
 
 REPO = Path(__file__).resolve().parent.parent
@@ -50,7 +49,7 @@ PBMSERV_LETTERS = {"k": "K", "a": "G", "b": "E", "n": "H", "r": "R", "c": "C", "
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rules", *args], input=stdin, capture_output=True,
-                          text=True, cwd=REPO, timeout=60)
+                          text=True, cwd=REPO, timeout=60, check=False)
 
 
 def ok(*args: str, stdin: str | None = None) -> str:
@@ -174,7 +173,7 @@ def test_perft_from_a_fen() -> None:
 # --- play ------------------------------------------------------------------------------------------
 
 def test_play_reports_fen_and_an_open_result() -> None:
-    start, moves, record = position("start-04", 20)
+    _, moves, record = position("start-04", 20)
     assert json.loads(ok("play", "xiangqi", *moves)) == {"fen": record["fen"], "result": "*", "reason": None}
 
 
@@ -189,6 +188,14 @@ def test_play_reads_wxf() -> None:
     out = json.loads(ok("play", "xiangqi", "C2=5", "h10g8"))
     assert out["fen"] == "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
     assert json.loads(ok("play", "xiangqi", "C2.5", "H8+7"))["fen"] == out["fen"]
+
+
+def test_wxf_with_the_rear_marker_first_after_double_dash() -> None:
+    """`-C.1` looks like an option; after `--` it is a move (the usual command-line convention)."""
+    fen = PLAYOUTS["edge-05"]["start_fen"]  # tandem cannons on g4 and g6
+    rear = json.loads(ok("play", "xiangqi", "--fen", fen, "C-.1"))["fen"]
+    assert json.loads(ok("play", "xiangqi", "--fen", fen, "--", "-C.1"))["fen"] == rear
+    assert ok("legal", "xiangqi", "--fen", fen, "--", "-C.1") == ok("legal", "xiangqi", "--fen", rear) != "\n"
 
 
 @pytest.mark.parametrize("mate", [True, False], ids=["checkmate", "stalemate"])
@@ -274,7 +281,7 @@ def test_iccs_rank_zero_is_not_a_point() -> None:
 
 
 def test_moves_after_the_end_of_the_game_are_refused() -> None:
-    start, moves, record = ending(reason_is_mate=True)
+    start, moves, _ = ending(reason_is_mate=True)
     assert "over" in refused("play", "xiangqi", "--fen", start, *moves, "a1a2")
 
 

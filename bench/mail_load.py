@@ -1,0 +1,353 @@
+"""Mail load benchmark: simulated players play random legal Xiangqi games, concurrently, through a
+real `pbm serve` over SMTP on loopback.
+
+    python bench/mail_load.py [--games 8] [--plies 40] [--prefill 100000] [--seed 1] [--json]
+
+Each game is one client thread with its own SMTP connection; its two players take turns mailing
+`xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves).
+Latency is measured from the end of the SMTP DATA to the server's 250, which `pbm serve` only
+sends once the command, its game update and its replies are committed (synchronous=FULL).  At
+the end every command's replies are read back from the outbox Maildir and checked: exactly one to
+each player, none an error.  With --prefill N the database first holds N finished games (copies of
+a real one, with every row that refers to it), to compare the per-command cost on a big database.
+Loopback only; every loop is bounded by --games and --plies.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import re
+import signal
+import smtplib
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import rules  # noqa: E402
+
+DOMAIN = "bench.test"
+SERVER = f"pbm@{DOMAIN}"
+WAIT = 120.0        # seconds to wait for the server or its outbox: a bound, not a measurement
+
+
+def address(user: str) -> str:
+    return f"{user}@{DOMAIN}"
+
+
+def password(user: str) -> str:
+    return f"Pw-{user}-bench"
+
+
+class Server:
+    """`pbm serve` in a fresh data directory."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.config = root / "pbm.toml"
+        self.config.write_text(
+            f'[server]\naddress = "{SERVER}"\nlog_level = "WARNING"\n'
+            f'[storage]\ndata_dir = "var"\n'
+            f'[smtp]\nlisten = "127.0.0.1:{self.port}"\n')
+        self.maildir = root / "var" / "outbox"
+        self.db_path = root / "var" / "pbm.sqlite3"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+        env = dict(os.environ, PYTHONPATH=path)
+        env.pop("PBM_FAULT", None)
+        with open(self.root / "serve.log", "ab") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(self.config),
+                                             "serve"], stdout=log, stderr=log, env=env)
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.05)
+        raise SystemExit(f"pbm serve did not start; see {self.root / 'serve.log'}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(WAIT)
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far (Linux /proc)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def smtp(self) -> smtplib.SMTP:
+        smtp = smtplib.SMTP("127.0.0.1", self.port, timeout=WAIT)
+        smtp.ehlo("bench.test")
+        return smtp
+
+    def wait_outbox_drained(self) -> None:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            with sqlite3.connect(self.db_path) as db:
+                if not db.execute("SELECT count(*) FROM outbox WHERE status != 'sent'").fetchone()[0]:
+                    return
+            time.sleep(0.1)
+        raise SystemExit("the outbox did not drain")
+
+
+def command(user: str, subject: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = address(user)
+    msg["To"] = SERVER
+    msg["Subject"] = subject
+    msg["Message-ID"] = make_msgid("bench", domain=DOMAIN)
+    msg.set_content("")
+    return msg
+
+
+def send(smtp: smtplib.SMTP, msg: EmailMessage) -> float:
+    """Send one command; returns seconds from the end of DATA to the 250."""
+    smtp.mail(msg["From"])
+    smtp.rcpt(SERVER)
+    data = msg.as_bytes(policy=policy.SMTP)
+    start = time.perf_counter()
+    code, text = smtp.data(data)
+    elapsed = time.perf_counter() - start
+    if code != 250:
+        raise SystemExit(f"server answered {code} {text!r}")
+    return elapsed
+
+
+class Replies:
+    """The outbox Maildir, read back: replies grouped by the Message-ID they answer."""
+
+    def __init__(self, maildir: Path):
+        self.maildir = maildir
+        self.seen: set[str] = set()
+        self.by_command: dict[str, list[EmailMessage]] = collections.defaultdict(list)
+
+    def read(self) -> None:
+        for sub in ("new", "cur"):
+            folder = self.maildir / sub
+            for name in os.listdir(folder) if folder.exists() else ():
+                if name not in self.seen:
+                    self.seen.add(name)
+                    reply = message_from_bytes((folder / name).read_bytes(), policy=policy.default)
+                    self.by_command[str(reply["In-Reply-To"])].append(reply)
+
+    def wait_for(self, message_id: str, count: int) -> list[EmailMessage]:
+        deadline = time.monotonic() + WAIT
+        while len(self.by_command[message_id]) < count:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no {count} replies to {message_id}")
+            time.sleep(0.02)
+            self.read()
+        return self.by_command[message_id]
+
+
+def setup_games(server: Server, replies: Replies, games: int) -> list[tuple[int, str, str]]:
+    """Sign up two players per game and start the games; returns (board, red, black)."""
+    boards = []
+    with server.smtp() as smtp:
+        for g in range(games):
+            red, black = f"r{g}", f"b{g}"
+            for user in (red, black):
+                signup = command(user, f"signup {user} {password(user)} {address(user)}")
+                send(smtp, signup)
+                replies.wait_for(signup["Message-ID"], 1)
+            challenge = command(red, f"xiangqi challenge {red} {black}")
+            send(smtp, challenge)
+            subjects = [str(r["Subject"]) for r in replies.wait_for(challenge["Message-ID"], 1)]
+            found = re.search(r"Board (\d+)", subjects[0])
+            if not found or "Error" in subjects[0]:
+                raise SystemExit(f"challenge failed: {subjects}")
+            boards.append((int(found.group(1)), red, black))
+    return boards
+
+
+class Table:
+    """One game: the board number, its players, and the rules core's copy of the position."""
+
+    def __init__(self, board: int, red: str, black: str, seed: float):
+        self.board, self.red, self.black = board, red, black
+        self.game = rules.Game.new("xiangqi", params=None, fen=None)
+        self.rng = random.Random(seed)
+
+    def next_move(self) -> tuple[str, str, EmailMessage]:
+        user = self.red if self.game.turn == "w" else self.black
+        move = self.rng.choice(self.game.legal_moves())
+        return user, move, command(user, f"xiangqi move {self.board} {user} {password(user)} {move}")
+
+    def play(self, server: Server, plies: int, latencies: list[float] | None,
+             sent: list[tuple[str, set[str]]]) -> None:
+        """Play random legal moves until the game ends or has `plies` moves."""
+        with server.smtp() as smtp:
+            while self.game.result == "*" and self.game.ply < plies:
+                user, move, msg = self.next_move()
+                latency = send(smtp, msg)
+                if latencies is not None:
+                    latencies.append(latency)
+                sent.append((msg["Message-ID"], {address(self.red), address(self.black)}))
+                self.game.play(move)
+
+
+def verify(server: Server, sent: list[tuple[str, set[str]]]) -> list[str]:
+    """Each command was processed once and answered to both players, and each reply is in the
+    Maildir exactly once.  (The opponent's copy of a board answers the game thread, not the
+    command, so replies are matched to commands through the outbox's inbound_id.)"""
+    problems = []
+    with sqlite3.connect(server.db_path) as db:
+        answered: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
+        for message_id, recipient, subject in db.execute(
+                "SELECT inbound.message_id, outbox.recipient, outbox.subject FROM inbound "
+                "JOIN outbox ON outbox.inbound_id = inbound.id"):
+            answered[message_id].append((recipient, subject))
+        queued = [row[0] for row in db.execute("SELECT message_id FROM outbox")]
+    for message_id, players in sent:
+        got = answered.get(message_id, [])
+        if sorted(r for r, _ in got) != sorted(players):
+            problems.append(f"{message_id}: replies to {sorted(r for r, _ in got)}, "
+                            f"expected {sorted(players)}")
+        problems += [f"{message_id}: {subject}" for _, subject in got if "rror" in subject]
+    in_maildir = collections.Counter()
+    for sub in ("new", "cur"):
+        for path in (server.maildir / sub).iterdir():
+            with open(path, "rb") as f:
+                in_maildir[message_from_bytes(f.read(), policy=policy.default)["Message-ID"]] += 1
+    if in_maildir != collections.Counter(queued):
+        problems.append(f"Maildir holds {sum(in_maildir.values())} mails for {len(queued)} outbox rows")
+    return problems
+
+
+def prefill(db_path: Path, count: int) -> None:
+    """Copy the first finished game `count` times, with every row that refers to it by foreign key."""
+    db = sqlite3.connect(db_path, isolation_level=None)
+    template = db.execute("SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT 1").fetchone()
+    if template is None:
+        raise SystemExit("prefill needs one finished game")
+    max_id, max_number = db.execute("SELECT max(id), max(board) FROM games").fetchone()
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    db.execute("BEGIN")
+    db.execute("CREATE TEMP TABLE seq AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
+               "FROM s WHERE n < ?) SELECT n FROM s", [count])
+    _copy(db, "games", "id", template[0], {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n"})
+    for table in tables:
+        for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+            if fk[2] == "games" and table != "games":
+                _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
+    db.execute("COMMIT")
+    db.execute("ANALYZE")
+    db.close()
+
+
+def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced: dict[str, str]) -> None:
+    columns = db.execute(f"PRAGMA table_info({table})").fetchall()
+    keys = [c for c in columns if c[5]]
+    rowid = keys[0][1] if len(keys) == 1 and keys[0][2].upper() == "INTEGER" else None
+    names = [c[1] for c in columns if c[1] != rowid or c[1] in replaced]   # new rows, new rowids
+    values = [replaced.get(name, f"t.{name}") for name in names]
+    copied = db.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(values)} "
+                        f"FROM {table} AS t, seq WHERE t.{key} = ?", [template]).rowcount
+    print(f"prefill: {copied} rows into {table}", file=sys.stderr)
+
+
+def finish_one_game(server: Server, replies: Replies) -> None:
+    """A finished game for --prefill to copy: challenge, a few moves, resign."""
+    [(board, red, black)] = setup_games(server, replies, 1)
+    game = rules.Game.new("xiangqi", params=None, fen=None)
+    with server.smtp() as smtp:
+        for _ in range(6):
+            user = red if game.turn == "w" else black
+            move = game.legal_moves()[0]
+            send(smtp, command(user, f"xiangqi move {board} {user} {password(user)} {move}"))
+            game.play(move)
+        resign = command(red, f"xiangqi resign {board} {red} {password(red)}")
+        send(smtp, resign)
+        replies.wait_for(resign["Message-ID"], 1)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8, help="concurrent games (client threads)")
+    parser.add_argument("--plies", type=int, default=40, help="moves per game at most")
+    parser.add_argument("--prefill", type=int, default=0, help="finished games in the database first")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
+        server = Server(Path(tmp))
+        server.start()
+        try:
+            replies = Replies(server.maildir)
+            if args.prefill:
+                finish_one_game(server, replies)
+                started = time.perf_counter()
+                prefill(server.db_path, args.prefill)
+                print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
+                      file=sys.stderr)
+            rng = random.Random(args.seed)
+            tables = [Table(board, red, black, rng.random())
+                      for board, red, black in setup_games(server, replies, args.games)]
+            latencies: list[float] = []
+            sent: list[tuple[str, set[str]]] = []
+            for table in tables:        # warm-up: each player's first move pays for scrypt once
+                table.play(server, 2, None, sent)
+            threads = [threading.Thread(target=table.play, args=(server, args.plies, latencies, sent))
+                       for table in tables]
+            started, cpu = time.perf_counter(), server.cpu_seconds()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - started
+            server.wait_outbox_drained()
+            cpu = server.cpu_seconds() - cpu
+            problems = verify(server, sent)
+        finally:
+            server.stop()
+
+    figures = {
+        "games": args.games, "prefilled_games": args.prefill, "commands": len(latencies),
+        "seconds": round(elapsed, 2), "commands_per_second": round(len(latencies) / elapsed, 1),
+        "latency_ms_p50": round(statistics.median(latencies) * 1000, 1),
+        "latency_ms_p99": round(percentile(latencies, 99) * 1000, 1),
+        "latency_ms_max": round(max(latencies) * 1000, 1),
+        "server_cpu_ms_per_command": round(cpu / len(latencies) * 1000, 2),
+        "replies_checked": sum(len(players) for _, players in sent), "problems": len(problems),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for name, value in figures.items():
+            print(f"{name:>20}: {value}")
+    for problem in problems[:20]:
+        print("PROBLEM", problem, file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""The `pbm` command: serve, deliver, poll, outbox, timers.
+
+Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
+once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
+again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.
+Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from pbm.config import Config, ConfigError, load_config
+
+EX_OK = 0
+EX_USAGE = 64
+EX_SOFTWARE = 70
+EX_TEMPFAIL = 75
+EX_CONFIG = 78
+
+log = logging.getLogger("pbm")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
+    logging.basicConfig(stream=sys.stderr, level=config.server.log_level.upper(),
+                        format="%(asctime)s pbm[%(process)d] %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)    # aiosmtpd's chatter per connection
+    return args.run(config, args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbm", description="Play-by-email game server.")
+    parser.add_argument("--config", metavar="FILE", default=os.environ.get("PBM_CONFIG"),
+                        help="TOML configuration file (default: $PBM_CONFIG, else built-in defaults)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="SMTP listener, outbox worker and timers")
+    serve.set_defaults(run=_serve)
+
+    deliver = sub.add_parser("deliver", help="take one message on standard input (MTA pipe)")
+    deliver.add_argument("--sender", metavar="ADDRESS",
+                         help='envelope sender (Postfix: ${sender}); "" is the null return path')
+    deliver.add_argument("--recipient", metavar="ADDRESS", action="append", default=[],
+                         help="envelope recipient (Postfix: ${recipient}); may be repeated")
+    deliver.set_defaults(run=_deliver)
+
+    poll = sub.add_parser("poll", help="take mail from the IMAP mailbox in [imap]")
+    poll.add_argument("--once", action="store_true", help="one round, then exit")
+    poll.set_defaults(run=_poll)
+
+    box = sub.add_parser("outbox", help="list the outbox (default), or send what is queued")
+    box.add_argument("action", nargs="?", choices=["list", "flush"], default="list")
+    box.add_argument("--status", choices=["queued", "sending", "sent", "failed"])
+    box.add_argument("--limit", type=int, default=50, help="rows to list, newest first (default 50)")
+    box.set_defaults(run=_outbox)
+
+    timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
+    timers.set_defaults(run=_timers)
+    return parser
+
+
+def _serve(config: Config, args: argparse.Namespace) -> int:
+    from pbm import serve
+    serve.run(config)
+    return EX_OK
+
+
+def _deliver(config: Config, args: argparse.Namespace) -> int:
+    raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
+    try:
+        from pbm import intake, outbox
+        from pbm.store import open_db
+    except Exception:                   # a broken installation must not lose mail either
+        log.exception("cannot load pbm, exit 75 so that the MTA retries")
+        return EX_TEMPFAIL
+    try:
+        db = open_db(config)
+        result = intake.accept(db, config, raw, args.sender, args.recipient, size=size)
+    except intake.TransientError as e:
+        log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
+        return EX_TEMPFAIL
+    except Exception as e:
+        log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
+                  intake.describe_exception(e))
+        return EX_TEMPFAIL
+    if result.outbox_ids:
+        try:        # the message is safe; whatever is not sent now stays queued
+            outbox.send_due(db, config, ids=result.outbox_ids)
+        except Exception as e:
+            log.warning("replies stay queued: %s", intake.describe_exception(e))
+    return EX_OK
+
+
+def _read_limited(stream, limit: int) -> tuple[bytes, int]:
+    """Read a message, keeping at most limit + 1 bytes but draining (and counting) the rest."""
+    data = stream.read(limit + 1)
+    size = len(data)
+    while chunk := stream.read(1 << 20):
+        size += len(chunk)
+    return data, size
+
+
+def _poll(config: Config, args: argparse.Namespace) -> int:
+    from pbm import poll
+    try:
+        poll.run(config, once=args.once)
+    except ConfigError as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_CONFIG
+    except poll.ImapError as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_TEMPFAIL
+    return EX_OK
+
+
+def _outbox(config: Config, args: argparse.Namespace) -> int:
+    from pbm import outbox
+    from pbm.store import open_db
+
+    db = open_db(config)
+    if args.action == "flush":
+        report = outbox.send_due(db, config, force=True)
+        print(f"sent {report.sent}, to retry {report.retrying}, failed {report.failed}")
+        return EX_OK if not report.retrying and not report.failed else EX_TEMPFAIL
+    counts = outbox.counts(db)
+    print(", ".join(f"{status} {counts.get(status, 0)}"
+                    for status in ("queued", "sending", "sent", "failed")))
+    for row in outbox.listing(db, args.status, args.limit):
+        when = {"sent": row["sent_at"], "queued": row["next_attempt_at"]}.get(row["status"], row["queued_at"])
+        print(f"{row['id']:>6}  {row['status']:<7} {row['attempts']:>2}x  {when[:19]}  "
+              f"{row['recipient']}  {row['subject']}")
+        if row["last_error"] and row["status"] != "sent":
+            print(f"{'':8}{row['last_error']}")
+    return EX_OK
+
+
+def _timers(config: Config, args: argparse.Namespace) -> int:
+    from pbm import outbox
+    from pbm.serve import run_timers
+    from pbm.store import open_db
+
+    db = open_db(config)
+    queued = run_timers(db, config)
+    report = outbox.send_due(db, config)
+    print(f"timers queued {queued} mails; sent {report.sent}")
+    return EX_OK

@@ -1,0 +1,212 @@
+"""The command layer: one inbound message in, the reply mails out.
+
+    handle(db, config, inbound, now) -> [Outgoing]      # called by pbm.intake inside its transaction
+    run_timers(db, config, now) -> [Outgoing]           # time-outs and reminders
+    precheck_passwords(db, subject, body)               # optional, before the write transaction
+
+Where the command is (mail.md): the subject is one command and the body its comment; the subject
+`multiple` makes every body line up to the first blank line a command (the rest is the comment);
+a mail to a reply token (`pbm+xiangqi-101-alice-...@host`) needs only the move, on the first body
+line or in the subject after "Re:".  An empty subject is read as if the first body line were the
+subject (a project decision: some clients make it hard to send a bare subject).
+
+Each command runs inside a savepoint: a refused command changes nothing, while the other commands
+of a `multiple` mail still count.  Nothing here commits; the caller owns the transaction.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+
+import sqlite_utils
+
+from pbm import accounts, games, replies, tokens
+from pbm.commands import notify, parse, play, table, timers
+from pbm.commands.base import CommandError, Context, find_board
+from pbm.commands.parse import Request
+from pbm.config import Config
+from pbm.messages import Inbound, Outgoing
+
+__all__ = ["handle", "run_timers", "precheck_passwords"]
+
+MAX_MULTIPLE = 50       # commands in one `multiple` mail
+
+TOKEN_USAGE = ["MOVE[#N]            (for example h2e2, or C2=5, or h2e2#7)",
+               "queue MOVE          (a premove; queue clear empties the queue)",
+               "resign | propose | accept | reject | undo | pass"]
+
+
+def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: datetime) -> list[Outgoing]:
+    ctx = Context(db, config, inbound, now)
+    if not inbound.sender:
+        return ctx.out                  # nobody to answer, and nobody to act for
+    if inbound.token is not None:
+        _token_reply(ctx)
+        return ctx.out
+    subject, body = parse.strip_reply_prefix(inbound.subject), inbound.body
+    if subject.replace("*", "").strip() == "":
+        subject, _, body = body.strip().partition("\n")
+    if subject.lower().split()[:1] == ["multiple"]:
+        _multiple(ctx, body)
+    elif _OWN_SUBJECT.match(subject):
+        _refuse(ctx, parse.split(subject), CommandError(
+            "This looks like a reply to a game mail, sent to the server's main address instead of "
+            "the reply address the game mail carried. Reply to the game mail itself (with just the "
+            "move on the first line), or write the command in the subject, for example: "
+            "xiangqi move 101 USERID PASSWORD h2e2"))
+    else:
+        _run(ctx, subject, body)
+    return ctx.out
+
+
+def run_timers(db: sqlite_utils.Database, config: Config, now: datetime) -> list[Outgoing]:
+    ctx = Context(db, config, None, now)
+    timers.run(ctx)
+    return ctx.out
+
+
+def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str) -> None:
+    """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
+
+    scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
+    every other message.  This only reads, changes nothing and raises nothing for bad input; a
+    password it finds right is remembered (pbm.accounts), so `handle` checks it again for free.
+    """
+    subject = parse.strip_reply_prefix(subject)
+    if subject.replace("*", "").strip() == "":
+        subject, _, body = body.strip().partition("\n")
+    lines = body.splitlines()[:MAX_MULTIPLE] if subject.lower().split()[:1] == ["multiple"] else [subject]
+    for line in lines:
+        req = parse.split(line)
+        try:
+            command = table.resolve(req)
+        except CommandError:
+            continue
+        if not command.checks_password or not command.passwords:
+            continue
+        position = command.passwords[0]
+        if position < len(req.args):
+            user = accounts.get(db, req.args[position - 1])
+            if user is not None:
+                accounts.verify_password(req.args[position], user.password)
+
+
+def _multiple(ctx: Context, body: str) -> None:
+    lines = body.strip("\n").splitlines()
+    blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    commands, comment = lines[:blank], "\n".join(lines[blank + 1:])
+    if not commands:
+        _refuse(ctx, parse.split("multiple"), CommandError(
+            "With the subject \"multiple\", write one command per line in the body, up to the "
+            "first blank line; there were none."))
+    for line in commands[:MAX_MULTIPLE]:
+        _run(ctx, line, comment)
+    if len(commands) > MAX_MULTIPLE:
+        _refuse(ctx, parse.split("multiple"), CommandError(
+            f"Only the first {MAX_MULTIPLE} commands of a multiple mail are carried out; send the "
+            f"other {len(commands) - MAX_MULTIPLE} in another mail."))
+
+
+def _run(ctx: Context, line: str, comment: str) -> None:
+    """Carry out one command line, or answer with what was wrong."""
+    req = parse.split(line)
+    command: table.Command | None = None
+
+    def work() -> None:
+        nonlocal command
+        command = table.resolve(req)
+        table.check_shape(req, command)
+        command.run(ctx, req)
+
+    error = _attempt(ctx, req, comment, work)
+    if error:
+        _refuse(ctx, req, error, command)
+
+
+def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
+    """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
+    ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
+    mark = len(ctx.out)
+    ctx.db.execute("SAVEPOINT pbm_command")
+    try:
+        work()
+        return None
+    except CommandError as e:
+        ctx.db.execute("ROLLBACK TO pbm_command")
+        del ctx.out[mark:]
+        return e
+    finally:
+        ctx.db.execute("RELEASE pbm_command")
+
+
+def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Command | None = None,
+            *, usage: list[str] | None = None, what: str = "command") -> None:
+    """The error mail: what was wrong, the command quoted without its password, the usage."""
+    if ctx.board is not None:
+        subject = notify.error_subject(ctx.board)
+    elif req.game:
+        subject = f"{games.TITLES[req.game]} error"
+    else:
+        subject = f"{ctx.config.server.name} error"
+    if usage is None:
+        usage = [command.usage_line(req.game)] if command else []
+    body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask(str(error)),
+                          usage=usage, help_topic=command.verb if command else "")
+    root = reply_to = None
+    if ctx.board:
+        root = notify.thread(ctx, ctx.board)
+        if ctx.actor in ctx.board.players:      # proven: a corrected move may answer this mail
+            reply_to = notify.reply_address(ctx, ctx.board, ctx.actor)
+    ctx.out.append(replies.answer(ctx.inbound, subject, body, root=root, reply_to=reply_to))
+
+
+# --- replies to a game mail's token ---------------------------------------------------------------
+
+_OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ [a-z][a-z0-9_]*( \*\*)?( error)?$", re.IGNORECASE)
+
+
+def _token_reply(ctx: Context) -> None:
+    inbound = ctx.inbound
+    lines = inbound.body.strip().splitlines()
+    if lines:
+        line, comment = lines[0].strip(), "\n".join(lines[1:])
+    else:
+        line, comment = parse.strip_reply_prefix(inbound.subject), ""
+    words = line.split()
+    if words and not _OWN_SUBJECT.match(line) and (
+            words[0].lower() in (*games.TITLES, *table.SERVER_FIRST_WORDS, "multiple")):
+        # a whole command sent to the token address: read it as if it had come to the main one
+        ctx.out += handle(ctx.db, ctx.config, replace(inbound, token=None, subject=line, body=comment),
+                          ctx.now)
+        return
+    req = parse.split(line)
+    found = tokens.check(ctx.config.secret, inbound.token)
+
+    def work() -> None:
+        if found is None or found[0] not in games.served():
+            raise CommandError("The address you replied to is not one this server gave out (it may "
+                               "have been changed on the way). Send the command in the subject "
+                               "instead, for example: xiangqi move 101 USERID PASSWORD h2e2")
+        variant, number, user = found
+        req.game = variant
+        board = find_board(ctx, variant, number)
+        ctx.actor = user
+        if not words or _OWN_SUBJECT.match(line):
+            raise CommandError("Your reply had no move in it: write the move (or resign, propose, "
+                               "accept, reject, undo) on the first line of your reply.")
+        verb = words[0].lower()
+        if verb in ("move", "board", "mvoe") and len(words) == 2:
+            play.act(ctx, board, user, words[1])
+        elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
+            play.enqueue(ctx, board, user, words[1])
+        elif len(words) == 1:
+            play.act(ctx, board, user, words[0])
+        else:
+            raise CommandError(f"Write only the move on the first line of your reply (one word, "
+                               f"such as h2e2); that line has {len(words)} words.")
+
+    error = _attempt(ctx, req, comment, work)
+    if error:
+        _refuse(ctx, req, error, usage=TOKEN_USAGE, what="reply")

@@ -1,0 +1,135 @@
+"""What every command handler works with: the Context of one inbound message, the Command table
+entry, CommandError, and the checks most commands start with (password, board, player)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sqlite_utils
+
+from pbm import accounts, games, replies
+from pbm.commands.parse import Request
+from pbm.config import Config
+from pbm.games import Board
+from pbm.messages import Inbound, Outgoing
+
+
+class CommandError(Exception):
+    """The command cannot be carried out.  The text says what was wrong and what would be right;
+    it is mailed to the player, so it must never contain a password."""
+
+
+@dataclass
+class Context:
+    """One inbound message being answered (inbound is None for the timers)."""
+
+    db: sqlite_utils.Database
+    config: Config
+    inbound: Inbound | None
+    now: datetime
+    out: list[Outgoing] = field(default_factory=list)
+    request: Request | None = None
+    comment: str = ""                   # the body text shown to the others under "alice writes:"
+    board: Board | None = None          # the game the current command is about, once known
+    actor: str | None = None            # the user the current command acts for, once proven
+
+    def answer(self, subject: str, template: str, /, **values: object) -> None:
+        """Mail a rendered template back to the sender."""
+        assert self.inbound is not None
+        self.out.append(replies.answer(self.inbound, subject, replies.render(template, **values)))
+
+    def mask(self, text: str) -> str:
+        return self.request.mask(text) if self.request else text
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: str                           # canonical name, as in the usage line
+    usage: str                          # arguments after the verb, as shown in help and errors
+    summary: str                        # one line for the help page
+    run: Callable[[Context, Request], None]
+    game: bool                          # "GAME verb ..." rather than a server command
+    min_args: int = 0
+    max_args: int | None = 0            # None: any number
+    passwords: tuple[int, ...] = ()     # argument positions that hold a password
+    aliases: tuple[str, ...] = ()
+    params: bool = False                # takes -parameters and --options
+    details: str = ""                   # more for "help VERB"
+    checks_password: bool = True        # False: the password is a new one (signup), not checked
+
+    def usage_line(self, game: str | None = None) -> str:
+        prefix = f"{game or 'GAME'} " if self.game else ""
+        return f"{prefix}{self.verb} {self.usage}".rstrip()
+
+
+def authenticate(ctx: Context, user_word: str, password: str) -> str:
+    """The user id, once `password` is right for it; else CommandError."""
+    user = accounts.get(ctx.db, user_word)
+    if user is None:
+        # The word may be a password written in the wrong place, so it is not quoted.
+        raise CommandError("The user id in your command is not registered here (check the order of "
+                           "the words against the usage line below; to register, send: "
+                           "signup USERID PASSWORD).")
+    if ctx.request:
+        ctx.request.safe.add(user_word)
+    if user.closed:
+        raise CommandError(f"{user.id} has signed off; that account can no longer be used.")
+    if not accounts.verify_password(password, user.password):
+        raise CommandError(f"Invalid password for {user.id}. Passwords are case-sensitive. "
+                           f"If you have forgotten it, ask the administrators.")
+    if ctx.request:
+        ctx.request.trusted = True
+    ctx.actor = user.id
+    return user.id
+
+
+def board_number(word: str) -> tuple[int, int | None]:
+    """'101' -> (101, None); '101#7' -> (101, 7)."""
+    number, sep, ply = word.partition("#")
+    if not number.isdigit() or (sep and not ply.isdigit()):
+        raise CommandError(f"{word} is not a board number: write the number the server gave the game, "
+                           f"such as 101 (or 101#7 for the position after move 7).")
+    return int(number), int(ply) if sep else None
+
+
+def load_board(ctx: Context, variant: str, word: str) -> Board:
+    """The game numbered `word`, or CommandError.  Sets ctx.board (for the error subject)."""
+    number, ply = board_number(word)
+    if ply is not None:
+        raise CommandError(f"Give the board number alone here ({number}, not {word}).")
+    return find_board(ctx, variant, number)
+
+
+def find_board(ctx: Context, variant: str, number: int) -> Board:
+    board = games.load(ctx.db, variant, number)
+    title = games.TITLES[variant]
+    if board is None or board.status == games.DECLINED:
+        gone = " (it was declined and deleted)" if board else ""
+        raise CommandError(f"There is no {title} Board {number}{gone}. "
+                           f"Send \"{variant} games\" for the list of running games.")
+    ctx.board = board
+    return board
+
+
+def require_player(board: Board, user: str) -> None:
+    if user not in board.players:
+        raise CommandError(f"{user} does not play on {board.title} Board {board.number} "
+                           f"({board.player1} and {board.player2} do).")
+
+
+def require_active(board: Board) -> None:
+    if board.status != games.ACTIVE:
+        raise CommandError(f"{board.title} Board {board.number} is over ({describe_end(board)}); "
+                           f"it takes no more moves.")
+
+
+def describe_end(board: Board) -> str:
+    """How a game ended, as the summary says it."""
+    if board.status == games.CANCELLED:
+        return f"cancelled: {board.reason}"
+    if board.status == games.DECLINED:
+        return f"declined: {board.reason}"
+    if board.winner:
+        return f"won by {board.winner}: {board.reason}"
+    return f"drawn: {board.reason}"

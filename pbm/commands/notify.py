@@ -1,0 +1,164 @@
+"""Game mails: the summary, move list and board of one game, to each player and observer.
+
+Everyone concerned gets their own mail: the one who sent the command gets the answer to it, the
+others a notification with the sender's comment.  Players' mails carry their reply token, so that
+answering with just the move works.  The subject names the player to move next and otherwise stays
+the same for the whole game, and every mail refers to the game's fixed thread id.
+"""
+from __future__ import annotations
+
+import rules
+
+from pbm import accounts, games, replies, tokens
+from pbm.commands.base import Context
+from pbm.games import Board
+from pbm.messages import Outgoing
+
+
+def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
+    """`Xiangqi Board 101 bob`, naming the player to move next (once the game is over: the winner,
+    or the first player), so that mail filters can sort out "my turn"."""
+    name = board.to_move or board.winner or board.player1
+    text = f"{'New ' if new else ''}{board.title} Board {board.number} {name}"
+    return f"{text} **" if comment else text
+
+
+def error_subject(board: Board) -> str:
+    return f"{board.title} Board {board.number} Error"
+
+
+def thread(ctx: Context, board: Board) -> str:
+    return replies.thread_id(ctx.config.server.address, board.variant, board.number)
+
+
+def reply_address(ctx: Context, board: Board, user: str) -> str:
+    return tokens.reply_address(ctx.config.server.address,
+                                tokens.make(ctx.config.secret, board.variant, board.number, user))
+
+
+def status_lines(board: Board, game: rules.Game) -> list[str]:
+    """`It is bob's turn.`, `bob is in check.`, `alice has proposed a draw.`, `Game won by ...`."""
+    if board.status == games.ACTIVE:
+        lines = [f"It is {board.to_move}'s turn."]
+        if game.in_check():
+            lines.append(f"{board.to_move} is in check.")
+        if board.offer == "draw":
+            lines.append(f"{board.offer_by} has proposed a draw.")
+        elif board.offer == "undo":
+            lines.append(f"{board.offer_by} has asked to take back their last move.")
+        return lines + list(game.warnings)
+    if board.status == games.CANCELLED:
+        return [f"Game cancelled ({board.reason})."]
+    if board.status == games.DECLINED:
+        return [f"Game declined ({board.reason}); it was deleted and is not rated."]
+    if board.winner:
+        return [f"Game won by {board.winner} ({board.reason})."]
+    return [f"Draw ({board.reason})."]
+
+
+def move_list(board: Board, sides: tuple[str, str], upto: int | None = None) -> list[tuple[str, str]]:
+    """The rows of the move list under a header row: one column per player, global move numbers."""
+    header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
+    cells = [f"{ply:>3}. {m.move:<6} {m.notation}{' (Auto)' if m.auto else ''}"
+             for ply, m in enumerate(board.moves[:upto], start=1)]
+    rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
+    return [(f"     {header[0]}", header[1])] + rows if rows else []
+
+
+def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
+    """The side names of player1 and player2 (player1 plays the side to move at the start)."""
+    names = game.side_names
+    return names if board.first_turn == "w" else (names[1], names[0])
+
+
+def summary(board: Board, game: rules.Game, *, upto: int | None = None) -> dict:
+    """The template values every game mail shares (the board and move list after `upto` moves)."""
+    shown = game if upto is None else game.at(upto)
+    sides = player_sides(board, game)
+    rows = move_list(board, sides, upto)
+    width = max((len(left) for left, _ in rows), default=0)
+    return {
+        "title": board.title,
+        "number": board.number,
+        "sides": [(sides[0], board.player1), (sides[1], board.player2)],
+        "status": status_lines(board, game),
+        "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
+        "moves": rows,
+        "width": width,
+        "board": shown.board(),
+    }
+
+
+def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
+                headline: list[str], notes: dict[str, list[str]] | None = None,
+                new: bool = False, recipients: list[str] | None = None) -> None:
+    """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
+    else concerned: by default both players and the observers."""
+    values = summary(board, game)
+    text = ctx.mask(ctx.comment.strip()) if actor else ""
+    root = thread(ctx, board)
+    notes = notes or {}
+    observers = games.observers(ctx.db, board)
+    if actor is not None and ctx.inbound is not None:
+        ctx.out.append(replies.answer(
+            ctx.inbound, subject(board, new=new),
+            _body(board, values, headline, notes, actor, None, actor in observers),
+            root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None))
+    if recipients is None:
+        recipients = [*board.players, *observers]
+    for user in dict.fromkeys(recipients):
+        if user == actor and ctx.inbound is not None:
+            continue
+        address = accounts.mail_address(ctx.db, user)
+        if address is None:
+            continue
+        attached = {"author": actor, "text": text} if text else None
+        ctx.out.append(replies.notify(
+            address, subject(board, new=new, comment=bool(attached)),
+            _body(board, values, headline, notes, user, attached, user in observers), root=root,
+            reply_to=reply_address(ctx, board, user) if user in board.players else None))
+
+
+def answer(ctx: Context, board: Board, line: str) -> Outgoing:
+    """A short answer about a game (queue, chat, unsubscribe), in the game's thread."""
+    return replies.answer(ctx.inbound, subject(board), replies.render("note.j2", lines=[line]),
+                          root=thread(ctx, board))
+
+
+def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
+    """Send `author`'s message to `users`; returns those who have an address."""
+    sent = []
+    body = replies.render("chat.j2", title=board.title, number=board.number, author=author, text=text,
+                          status=status_lines(board, board.replay()))
+    for user in users:
+        address = accounts.mail_address(ctx.db, user)
+        if address is None:
+            continue
+        ctx.out.append(replies.notify(address, subject(board, comment=True), body, root=thread(ctx, board),
+                                      reply_to=reply_address(ctx, board, user) if user in board.players else None))
+        sent.append(user)
+    return sent
+
+
+def _body(board: Board, values: dict, headline: list[str], notes: dict[str, list[str]], user: str,
+          attached: dict | None, observing: bool) -> str:
+    return replies.render("board.j2", **values, headline=headline, notes=notes.get(user, []),
+                          comment=attached, footer=footer(board, user, observing))
+
+
+def footer(board: Board, user: str, observing: bool) -> list[str]:
+    """What `user` can do next, in the words of the commands."""
+    v, n = board.variant, board.number
+    if board.status != games.ACTIVE:
+        return []
+    if user in board.players:
+        if board.to_move == user:
+            lines = ["It is your move: reply to this mail with just the move on the first line",
+                     "(for example h2e2 or C2=5), or send the subject:",
+                     f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
+        else:
+            lines = ["To queue your next move, reply to this mail with: queue MOVE"]
+        return lines + ["Other answers: resign, propose (a draw), accept, reject, undo."]
+    if not observing:
+        return []
+    return [f"You observe this game; to stop, send: {v} unsubscribe {n} {user} PASSWORD"]

@@ -1,0 +1,83 @@
+"""Reading a command line (a subject, or a line of a `multiple` body) into a Request.
+
+pbmserv's syntax: words separated by blanks; `**` is ignored; `-name[=value]` is a game parameter
+and `--name=value` a game option wherever they stand; verbs, game names and user ids are
+case-insensitive (the handlers lower-case them), passwords and FENs are not (kept as written).
+
+A Request also knows how to quote itself back without the password: positions that hold a password
+are masked by value, and until the password has been checked, every word that is not known to be
+harmless (verbs, game names, numbers, registered user ids) is masked too -- a player who swapped two
+words must not get the password back in the error that tells them so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MASK = "********"
+
+_PARAM = re.compile(r"-([a-z][a-z0-9_]*)(?:=(.*))?", re.IGNORECASE)
+_OPTION = re.compile(r"--([a-z][a-z0-9_-]*)(?:=(.*))?", re.IGNORECASE)
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv|antw|vs)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+@dataclass
+class Request:
+    text: str                           # the line as received
+    tokens: list[str]                   # every token, in order (for quoting)
+    words: list[str]                    # the positional words: no **, parameters or options
+    params: dict[str, str | bool] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)
+    game: str | None = None             # the game name, lower case, for game commands
+    verb: str = ""                      # the canonical command name ("move", "change password")
+    args: list[str] = field(default_factory=list)   # the words after the game name and verb
+    secrets: set[str] = field(default_factory=set)  # always masked, wherever they appear
+    trusted: bool = True                # False: mask every word not in `safe`
+    safe: set[str] = field(default_factory=set)
+
+    def distrust(self, harmless: list[str]) -> None:
+        """Quote only `harmless` words and numbers until the password is checked."""
+        self.trusted = False
+        self.safe.update(harmless)
+
+    def quoted(self) -> str:
+        """The command as received, with passwords (and, before they were checked, anything that
+        might be one) replaced by ********."""
+        return " ".join(self._quote_token(token) for token in self.tokens)
+
+    def _quote_token(self, token: str) -> str:
+        if token in self.secrets:
+            return MASK
+        if self.trusted or token in self.safe or token.isdigit() or token == "**":
+            return self.mask(token)
+        return MASK
+
+    def mask(self, text: str) -> str:
+        """`text` with every occurrence of a password replaced by ********."""
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            text = text.replace(secret, MASK)
+        return text
+
+
+def strip_reply_prefix(subject: str) -> str:
+    """'Re: Fwd: xiangqi show 101' -> 'xiangqi show 101'."""
+    return _REPLY_PREFIX.sub("", subject).strip()
+
+
+def split(text: str) -> Request:
+    """Tokens, positional words, -parameters and --options of one command line."""
+    tokens = text.split()
+    request = Request(text=text.strip(), tokens=tokens, words=[])
+    for token in tokens:
+        if token == "**":
+            continue
+        option = _OPTION.fullmatch(token)
+        param = None if option else _PARAM.fullmatch(token)
+        if option:
+            request.options[option.group(1).lower()] = option.group(2) or ""
+        elif param:
+            value = param.group(2)
+            request.params[param.group(1).lower()] = True if value is None else value
+        else:
+            request.words.append(token)
+    return request

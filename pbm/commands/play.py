@@ -1,0 +1,302 @@
+"""Game commands of the players: challenge, move (and the in-game verbs), resign, queue, chat,
+subscribe, unsubscribe -- and the same verbs when they come as a reply to a game mail's token.
+
+Decisions (the spec is silent): the player who sends `-fen` or `-unrated` gets an unrated game (a
+set-up position says nothing about strength); USER1 plays the side to move in the FEN; a decline
+(resigning before one's first move) keeps the row, marked declined, so that the board number is
+never given to another game, but the game is hidden from every list and rating.
+"""
+from __future__ import annotations
+
+import rules
+
+from pbm import accounts, games
+from pbm.commands import notify, turns
+from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
+                               require_player)
+from pbm.commands.parse import Request
+from pbm.games import Board
+
+MAX_QUEUE = 10
+SERVER_PARAMS = {"fen": "start from this position", "unrated": "the game does not count for the ratings"}
+
+
+def challenge(ctx: Context, req: Request) -> None:
+    variant, title = req.game, games.TITLES[req.game]
+    first, second = (word.lower() for word in req.args)
+    for user in (first, second):
+        account = accounts.get(ctx.db, user)
+        if account is None or account.closed:
+            raise CommandError(f"There is no user {user} here; both players must be signed up "
+                               f"(signup USERID PASSWORD).")
+    if first == second:
+        raise CommandError("A player cannot challenge themselves: name two different users.")
+    challenger = next((u for u in (first, second)
+                       if accounts.owns_address(ctx.db, u, ctx.inbound.sender)), None)
+    if challenger is None:
+        raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
+                           f"or {second}, and {ctx.inbound.sender} is not. Send it from such an "
+                           f"address, or add this one: change address USERID PASSWORD ADDRESS...")
+    params = dict(req.params)
+    fen = params.pop("fen", None)
+    unrated = params.pop("unrated", False)
+    if fen is True or fen == "":
+        raise CommandError("-fen needs a position: -fen=FEN with the FEN's spaces written as _ "
+                           "(or the placement alone).")
+    if fen is not None:
+        fen = fen.replace("_", " ")
+    options = turns.parse_options(req.options)
+    try:
+        game = rules.Game.new(variant, params or None, fen)
+    except rules.FenError as e:
+        raise CommandError(f"-fen: {e}.") from None
+    except rules.RulesError as e:
+        ours = ", ".join(f"-{name} ({text})" for name, text in SERVER_PARAMS.items())
+        raise CommandError(f"{e}. Parameters every game takes: {ours}.") from None
+    if game.result != "*":
+        raise CommandError(f"That position is already decided ({game.result}, {game.reason}); "
+                           f"start from a position where the game is still open.")
+    board = games.create(ctx.db, variant, first, second, params, options, game.start_fen,
+                         rated=fen is None and unrated is False, now=ctx.now)
+    ctx.board = board
+    games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
+    turns.schedule(ctx, board)
+    games.save(ctx.db, board, ctx.now)
+    opponent = board.opponent(challenger)
+    headline = [f"{challenger} has started a game of {title} with {opponent}, who may decline it "
+                f"by resigning before their first move."]
+    if not board.rated:
+        headline.append("The game is not rated.")
+    notify.board_mails(ctx, board, game, actor=challenger, headline=headline, new=True)
+
+
+def move(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    act(ctx, board, user, req.args[3])
+
+
+def resign(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    act(ctx, board, user, "resign")
+
+
+def act(ctx: Context, board: Board, user: str, text: str) -> None:
+    """What a player sends in the place of MOVE: a move or one of the in-game verbs."""
+    require_player(board, user)
+    require_active(board)
+    verb = IN_GAME.get(text.lower())
+    if verb:
+        verb(ctx, board, user)
+    else:
+        play(ctx, board, user, text)
+
+
+def play(ctx: Context, board: Board, user: str, text: str) -> None:
+    move_text, sep, number = text.partition("#")
+    if board.to_move != user:
+        raise CommandError(f"It is not your move on {board.title} Board {board.number}: it is "
+                           f"{board.to_move}'s turn. To have a move played as soon as it is your "
+                           f"turn, queue it: {board.variant} queue {board.number} {user} PASSWORD MOVE")
+    if sep and (not number.isdigit() or int(number) != board.ply + 1):
+        raise CommandError(f"Your move {move_text} was received as move #{number}, but the next move "
+                           f"on {board.title} Board {board.number} is #{board.ply + 1}: the game is "
+                           f"not where you thought. Look at it (send: {board.variant} show "
+                           f"{board.number}) and send your move again.")
+    game = board.replay()
+    try:
+        game.play(move_text)
+    except rules.RulesError as e:
+        raise CommandError(f"{e}.") from None
+    headline: list[str] = []
+    notes: dict[str, list[str]] = {}
+    turns.record_move(ctx, board, game, user, False, headline)
+    turns.carry_on(ctx, board, game, headline, notes)
+    notify.board_mails(ctx, board, game, actor=user, headline=headline, notes=notes)
+
+
+def _resign(ctx: Context, board: Board, user: str) -> None:
+    game = board.replay()
+    if board.ply < (1 if user == board.player1 else 2):       # before their first move
+        turns.end_without_result(ctx, board, games.DECLINED, f"{user} declined the challenge")
+        headline = [f"{user} has declined the game."]
+    else:
+        turns.finish(ctx, board, board.opponent(user), f"{user} resigned")
+        headline = [f"{user} has resigned."]
+    games.add_event(ctx.db, board, "resign", user, "", ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, game, actor=user, headline=headline)
+
+
+def _propose(ctx: Context, board: Board, user: str) -> None:
+    if board.offer == "draw" and board.offer_by != user:
+        _agree_draw(ctx, board, user)       # both want a draw
+        return
+    _may_offer(board, user, "draw")
+    board.offer, board.offer_by = "draw", user
+    _offer_made(ctx, board, user, f"{user} proposes a draw. {board.opponent(user)} may accept or "
+                                  f"reject it; a move rejects it too.")
+
+
+def _undo(ctx: Context, board: Board, user: str) -> None:
+    plies = _undo_plies(board, user)
+    if plies == 0:
+        raise CommandError("You have made no move yet, so there is nothing of yours to take back.")
+    _may_offer(board, user, "undo")
+    taken = " ".join(m.move for m in board.moves[-plies:])
+    board.offer, board.offer_by = "undo", user
+    _offer_made(ctx, board, user, f"{user} asks to take back {taken}. {board.opponent(user)} may "
+                                  f"accept or reject it.")
+
+
+def _may_offer(board: Board, user: str, kind: str) -> None:
+    """One proposal at a time: the opponent's must be answered first; one's own is replaced."""
+    what = {"draw": "draw offer", "undo": "request to take back a move"}
+    if board.offer and board.offer_by != user:
+        raise CommandError(f"{board.offer_by}'s {what[board.offer]} is pending: accept or reject it first.")
+    if board.offer == kind:
+        raise CommandError(f"Your {what[kind]} is already pending; {board.opponent(user)} has not "
+                           f"answered it yet.")
+
+
+def _undo_plies(board: Board, user: str) -> int:
+    """How many plies take back `user`'s last move (with the opponent's answer to it, if any).
+    player1 made the odd-numbered moves, player2 the even-numbered ones."""
+    parity = 1 if user == board.player1 else 0
+    for back in (1, 2):
+        last = board.ply - back + 1
+        if last >= 1 and last % 2 == parity:
+            return back
+    return 0
+
+
+def _offer_made(ctx: Context, board: Board, user: str, line: str) -> None:
+    games.add_event(ctx.db, board, f"{board.offer}-offer", user, "", ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line])
+
+
+def _accept(ctx: Context, board: Board, user: str) -> None:
+    _pending_for(board, user, "accept")
+    if board.offer == "draw":
+        _agree_draw(ctx, board, user)
+        return
+    plies = _undo_plies(board, board.offer_by)
+    taken = " ".join(m.move for m in board.moves[-plies:])
+    asker = board.offer_by
+    games.take_back(ctx.db, board, plies)
+    games.clear_premoves(ctx.db, board)
+    board.offer = board.offer_by = None
+    game = board.replay()
+    board.to_move = board.player_of(game.turn)
+    turns.schedule(ctx, board)
+    games.add_event(ctx.db, board, "undo", user, taken, ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, game, actor=user, headline=[
+        f"{user} agreed to take back {taken} at {asker}'s request. Queued moves were cleared."])
+
+
+def _agree_draw(ctx: Context, board: Board, user: str) -> None:
+    proposer = board.offer_by
+    turns.finish(ctx, board, None, "by agreement")
+    games.add_event(ctx.db, board, "draw-agreed", user, "", ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, board.replay(), actor=user,
+                       headline=[f"{user} accepted {proposer}'s draw offer."])
+
+
+def _reject(ctx: Context, board: Board, user: str) -> None:
+    _pending_for(board, user, "reject")
+    what = "draw offer" if board.offer == "draw" else "request to take back a move"
+    proposer = board.offer_by
+    games.add_event(ctx.db, board, f"{board.offer}-rejected", user, "", ctx.now)
+    board.offer = board.offer_by = None
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, board.replay(), actor=user,
+                       headline=[f"{user} rejected {proposer}'s {what}."])
+
+
+def _pending_for(board: Board, user: str, verb: str) -> None:
+    if board.offer is None:
+        raise CommandError(f"There is nothing to {verb}: no draw offer or request to take back a move "
+                           f"is pending on {board.title} Board {board.number}.")
+    if board.offer_by == user:
+        raise CommandError(f"You cannot {verb} your own proposal; {board.opponent(user)} must answer it.")
+
+
+IN_GAME = {"resign": _resign, "propose": _propose, "accept": _accept, "reject": _reject, "undo": _undo}
+
+
+def queue(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    enqueue(ctx, board, user, req.args[3])
+
+
+def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
+    require_player(board, user)
+    require_active(board)
+    if text.lower() == "clear":
+        dropped = games.clear_premoves(ctx.db, board, user)
+        _queue_answer(ctx, board, user, f"Your queue on {board.title} Board {board.number} is empty "
+                                        f"now ({dropped} move(s) dropped).")
+        return
+    if "#" in text or text.lower() in IN_GAME:
+        raise CommandError(f"Only moves can be queued, without #N: for example queue h2e2. "
+                           f"({text} is not one.)")
+    if board.to_move == user:       # nothing to wait for: it is a move
+        play(ctx, board, user, text)
+        return
+    waiting = games.premoves(ctx.db, board, user)
+    if len(waiting) >= MAX_QUEUE:
+        raise CommandError(f"Your queue already holds {MAX_QUEUE} moves ({' '.join(waiting)}); "
+                           f"clear it with: queue clear")
+    games.add_premove(ctx.db, board, user, text, ctx.now)
+    line = " ".join([*waiting, text])
+    _queue_answer(ctx, board, user,
+                  f"Queued {text} on {board.title} Board {board.number}: it is played when it is "
+                  f"your turn, if it is legal then (otherwise you are told, and the queue is "
+                  f"cleared). Your queue: {line}")
+
+
+def _queue_answer(ctx: Context, board: Board, user: str, line: str) -> None:
+    ctx.out.append(notify.answer(ctx, board, line))
+
+
+def chat(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    observers = games.observers(ctx.db, board)
+    if user not in board.players and user not in observers:
+        raise CommandError(f"Only the players and observers of {board.title} Board {board.number} "
+                           f"can chat there; to observe it, send: {board.variant} subscribe "
+                           f"{board.number} {user} PASSWORD")
+    text = ctx.mask(ctx.comment.strip())
+    if not text:
+        raise CommandError("chat sends the body of your mail to the players and observers, and the "
+                           "body was empty: write your message in the body.")
+    others = [u for u in dict.fromkeys([*board.players, *observers]) if u != user]
+    sent = notify.chat(ctx, board, user, text, others)
+    ctx.out.append(notify.answer(ctx, board, f"Your message was sent to {', '.join(sent) or 'nobody'}."))
+
+
+def subscribe(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    if user in board.players:
+        raise CommandError(f"You play on {board.title} Board {board.number}, so you get its mail anyway.")
+    if not games.add_observer(ctx.db, board, user, ctx.now):
+        raise CommandError(f"You already observe {board.title} Board {board.number}.")
+    notify.board_mails(ctx, board, board.replay(), actor=user, recipients=[],
+                       headline=[f"You now observe {board.title} Board {board.number}: you will get "
+                                 f"a mail after every move."])
+
+
+def unsubscribe(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    if not games.remove_observer(ctx.db, board, user):
+        raise CommandError(f"You do not observe {board.title} Board {board.number}, so there is "
+                           f"nothing to stop.")
+    ctx.out.append(notify.answer(ctx, board, f"You no longer observe {board.title} Board {board.number}."))

@@ -1,0 +1,167 @@
+"""Commands that only look: list, all show, show, status, games, history, standings, preview.
+
+None needs a password.  Lists are capped (the newest first for finished games), so that a server
+with 100,000 finished games answers as fast as one with a hundred.
+"""
+from __future__ import annotations
+
+import rules
+
+from pbm import accounts, games, ratings
+from pbm.commands import notify
+from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board
+from pbm.commands.parse import Request
+from pbm.games import Board
+
+MAX_BOARDS = 20         # board mails for one show command
+MAX_LISTED = 100        # lines of a games or history list
+WHICH = ("active", "inactive", "next")
+
+
+def list_games(ctx: Context, req: Request) -> None:
+    rows = [(name, games.TITLES[name], games.count(ctx.db, name, games.ACTIVE)) for name in games.served()]
+    ctx.answer(f"{ctx.config.server.name}: games", "list.j2", rows=rows)
+
+
+def all_show(ctx: Context, req: Request) -> None:
+    users, which = _users_and_which(ctx, req.args)
+    if len(users) != 1:
+        raise CommandError("all show takes one user id (and optionally next, active or inactive).")
+    _show_users(ctx, None, users, which)
+
+
+def show(ctx: Context, req: Request) -> None:
+    if all(_is_board(word) for word in req.args):
+        numbers = [board_number(word) for word in req.args]
+        if len(numbers) > MAX_BOARDS:
+            raise CommandError(f"Ask for at most {MAX_BOARDS} boards at a time.")
+        for number, ply in numbers:
+            _show(ctx, find_board(ctx, req.game, number), ply)
+        return
+    users, which = _users_and_which(ctx, req.args)
+    _show_users(ctx, req.game, users, which)
+
+
+def _is_board(word: str) -> bool:
+    number, sep, ply = word.partition("#")
+    return number.isdigit() and (not sep or ply.isdigit())
+
+
+def _users_and_which(ctx: Context, words: list[str]) -> tuple[list[str], str]:
+    which = "active"
+    users = [w.lower() for w in words]
+    if users and users[-1] in WHICH:
+        which = users.pop()
+    for user in users:
+        if accounts.get(ctx.db, user) is None:
+            raise CommandError(f"There is no user {user} here. (A board number is written as 101, "
+                               f"or 101#7 for the position after move 7.)")
+    return users, which
+
+
+def _show_users(ctx: Context, variant: str | None, users: list[str], which: str) -> None:
+    boards = games.listing(ctx.db, variant, users, which, MAX_BOARDS + 1)
+    if not boards:
+        where = f"{games.TITLES[variant]} " if variant else ""
+        ctx.answer(f"{ctx.config.server.name}: no games", "note.j2",
+                   lines=[f"{' and '.join(users)} {'have' if len(users) > 1 else 'has'} no {which} "
+                          f"{where}games."])
+        return
+    for board in boards[:MAX_BOARDS]:
+        _show(ctx, games.load(ctx.db, board.variant, board.number), None)
+    if len(boards) > MAX_BOARDS:
+        ctx.answer(f"{ctx.config.server.name}: more games", "note.j2",
+                   lines=[f"Only the first {MAX_BOARDS} games were sent; ask for the others by number."])
+
+
+def _show(ctx: Context, board: Board, ply: int | None) -> None:
+    game = board.replay()
+    if ply is not None and ply > board.ply:
+        raise CommandError(f"{board.title} Board {board.number} has {board.ply} moves so far, so there "
+                           f"is no position after move {ply}.")
+    values = notify.summary(board, game, upto=ply)
+    ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
+               footer=[])
+
+
+def status(ctx: Context, req: Request) -> None:
+    number, _ = board_number(req.args[0])
+    board = find_board(ctx, req.game, number)
+    game = board.replay()
+    values = notify.summary(board, game)
+    last = board.moves[-1] if board.moves else None
+    headline = [f"{board.ply} moves so far" + (f"; the last was {last.move} ({last.notation})." if last else ".")]
+    if board.deadline and board.status == games.ACTIVE:
+        headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
+    watchers = games.observers(ctx.db, board)
+    if watchers:
+        headline.append(f"Observed by {', '.join(watchers)}.")
+    record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
+              for at, kind, user, detail in games.events(ctx.db, board)]
+    if record:
+        headline += ["", "Record:", *record]
+    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
+               headline=headline, notes=[], comment=None, footer=[])
+
+
+def games_list(ctx: Context, req: Request) -> None:
+    users, which = _users_and_which(ctx, req.args)
+    boards = games.listing(ctx.db, req.game, users, which, MAX_LISTED)
+    title = games.TITLES[req.game]
+    who = f" of {', '.join(users)}" if users else ""
+    heading = {"active": f"Running {title} games{who}",
+               "next": f"{title} games{who} waiting for {'them' if len(users) > 1 else 'their'} move",
+               "inactive": f"Finished {title} games{who}, newest first"}[which]
+    ctx.answer(f"{title} games", "games.j2", heading=heading, lines=[_line(b) for b in boards],
+               capped=len(boards) == MAX_LISTED)
+
+
+def history(ctx: Context, req: Request) -> None:
+    users, _ = _users_and_which(ctx, req.args)
+    boards = games.history(ctx.db, req.game, users[0] if users else None, MAX_LISTED)
+    title = games.TITLES[req.game]
+    who = f" of {users[0]}" if users else ""
+    ctx.answer(f"{title} history", "games.j2", heading=f"Finished {title} games{who}, newest first",
+               lines=[_line(b) for b in boards], capped=len(boards) == MAX_LISTED)
+
+
+def _line(board: Board) -> str:
+    players = f"{board.player1} - {board.player2}"
+    if board.status == games.ACTIVE:
+        state = f"move {board.ply + 1}, {board.to_move} to move"
+    else:
+        state = f"{describe_end(board)} ({(board.finished_at or '')[:10]})"
+    return f"{board.number:>5}  {players:<35} {state}"
+
+
+def standings(ctx: Context, req: Request) -> None:
+    title = games.TITLES[req.game]
+    rows = ratings.standings(ctx.db, req.game)
+    ctx.answer(f"{title} standings", "standings.j2", title=title, rows=rows, start=ratings.START,
+               k=ratings.K, provisional_games=ratings.PROVISIONAL_GAMES)
+
+
+def preview(ctx: Context, req: Request) -> None:
+    number, _ = board_number(req.args[0])
+    board = find_board(ctx, req.game, number)
+    game = board.replay()
+    played = []
+    for i, text in enumerate(req.args[1:], start=1):
+        try:
+            game.play(text)
+        except rules.RulesError as e:
+            done = f" (after {' '.join(played)})" if played else ""
+            raise CommandError(f"Move {i} of the preview{done}: {e}.") from None
+        played.append(f"{game.moves[-1]} ({game.notation[-1]})")
+    if game.result != "*":
+        winner = {"1-0": "w", "0-1": "b"}.get(game.result)
+        outcome = (f"the game would be won by {board.player_of(winner)} ({game.reason})" if winner
+                   else f"the game would be drawn ({game.reason})")
+    else:
+        mover = board.player_of(game.turn)
+        outcome = f"it would be {mover}'s turn" + (f", and {mover} would be in check" if game.in_check() else "")
+    values = notify.summary(board, game)
+    values["status"] = [f"Preview only, nothing was saved: after {' '.join(played)} {outcome}."]
+    values["moves"] = []
+    ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],
+               comment=None, footer=[])

@@ -1,0 +1,198 @@
+"""The command table: every verb with its usage line, aliases, argument count and password
+positions -- the one place the help pages and the error messages take their usage lines from.
+The help commands live here because they print this table."""
+from __future__ import annotations
+
+import rules
+
+from pbm import games, replies
+from pbm.commands import account, admin, play, queries, turns
+from pbm.commands.base import Command, CommandError, Context
+from pbm.commands.parse import Request
+
+
+def server_help(ctx: Context, req: Request) -> None:
+    topic = " ".join(req.args).lower()
+    if not topic:
+        ctx.answer(f"{ctx.config.server.name} help", "help.j2", server=ctx.config.server.address,
+                   name=ctx.config.server.name, server_commands=[c for c in COMMANDS if not c.game],
+                   game_commands=[c for c in COMMANDS if c.game and c.verb not in ADMIN],
+                   admin_commands=[c for c in COMMANDS if c.verb in ADMIN], games=_games())
+        return
+    if topic in games.served():
+        _game_help(ctx, topic)
+        return
+    if topic in TOPICS:
+        ctx.answer(f"{ctx.config.server.name} help: {topic}", f"help_{topic}.j2",
+                   server=ctx.config.server.address, games=_games())
+        return
+    command = SERVER_VERBS.get(topic) or GAME_VERBS.get(topic)
+    if command is None:
+        known = ", ".join([*games.served(), *TOPICS, *(c.verb for c in COMMANDS)])
+        raise CommandError(f"There is no help on \"{topic}\". Topics: {known}.")
+    ctx.answer(f"{ctx.config.server.name} help: {command.verb}", "help_command.j2", command=command,
+               usage=command.usage_line(), options=turns.OPTIONS, server_params=play.SERVER_PARAMS)
+
+
+def game_help(ctx: Context, req: Request) -> None:
+    _game_help(ctx, req.game)
+
+
+def _game_help(ctx: Context, variant: str) -> None:
+    template = f"{variant}_help.j2" if replies.has_template(f"{variant}_help.j2") else "game_help.j2"
+    ctx.answer(f"{games.TITLES[variant]} help", template, title=games.TITLES[variant], variant=variant,
+               commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
+               options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
+               start_board=rules.Game.new(variant).board())
+
+
+def _games() -> list[tuple[str, str]]:
+    return [(name, games.TITLES[name]) for name in games.served()]
+
+
+# Help pages that are not about one command: mail_templates/help_TOPIC.j2.
+TOPICS = ("multiple", "reply")
+ADMIN = ("adjudicate", "forfeit", "cancel")
+
+COMMANDS: list[Command] = [
+    Command("help", "[TOPIC]", "this page, or help on a command, a game, multiple or reply",
+            server_help, game=False, max_args=2),
+    Command("signup", "USERID PASSWORD [ADDRESS...]",
+            "register; mail goes to the first address (default: the one you write from)",
+            account.signup, game=False, min_args=2, max_args=2 + 5, passwords=(1,),
+            checks_password=False,
+            details="A user id is 2 to 16 letters, digits or underscores, starting with a letter. "
+                    "A password is 4 to 64 characters without spaces; it is case-sensitive, and it "
+                    "is stored only as a salted hash. Up to 5 addresses: game mail goes to the "
+                    "first, commands are accepted from all."),
+    Command("change password", "USERID OLD NEW", "set a new password", account.change_password,
+            game=False, min_args=3, max_args=3, passwords=(1, 2)),
+    Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
+            account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
+    Command("signoff", "USERID PASSWORD", "close your account (finish or resign your games first)",
+            account.signoff, game=False, min_args=2, max_args=2, passwords=(1,)),
+    Command("list", "", "the games this server plays", queries.list_games, game=False),
+    Command("all show", "USERID [next|active|inactive]", "boards of a user in every game",
+            queries.all_show, game=False, min_args=1, max_args=2),
+
+    Command("challenge", "[-param...] [--option=DAYS...] USER1 USER2",
+            "start a game at once; USER1 moves first", play.challenge, game=True, min_args=2,
+            max_args=2, params=True,
+            details="Accepted only from an address registered to USER1 or USER2. Both players get "
+                    "the board. The other player may decline by resigning before their first move: "
+                    "the game is then deleted and not rated. Parameters: -fen=FEN starts from a "
+                    "position (write the FEN's spaces as _, or give the placement alone; USER1 plays "
+                    "the side to move); -unrated. Games from a -fen position are not rated."),
+    Command("move", "BOARD USERID PASSWORD MOVE[#N]", "play a move (or pass, resign, propose, "
+            "accept, reject, undo)", play.move, game=True, min_args=4, max_args=4, passwords=(2,),
+            aliases=("board", "mvoe"),
+            details="MOVE is written in coordinates (h2e2, h2-e2, h2xe2) or, for Xiangqi, in WXF "
+                    "(C2=5). With #N (h2e2#7) the move is refused unless it is move number N, so a "
+                    "move written for an old position is never played by mistake. Instead of a move: "
+                    "resign; propose (a draw); accept or reject (the opponent's draw offer or request "
+                    "to take back a move); undo (ask to take back your last move); pass (Janggi)."),
+    Command("resign", "BOARD USERID PASSWORD", "give up (before your first move: decline the game)",
+            play.resign, game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("queue", "BOARD USERID PASSWORD MOVE|clear", "a premove, played when your turn comes "
+            "if it is legal then", play.queue, game=True, min_args=4, max_args=4, passwords=(2,),
+            aliases=("qmove", "moveq"),
+            details="Queued moves are played one per turn, shown as (Auto). If a queued move is not "
+                    "legal when its turn comes, it and the rest of your queue are dropped, and your "
+                    "next board mail says so. Taking back moves clears the queues. `clear` "
+                    "empties yours. Up to 10 moves."),
+    Command("preview", "BOARD MOVE...", "the board after some moves; nothing is saved",
+            queries.preview, game=True, min_args=2, max_args=40),
+    Command("show", "BOARD[#N]... | USERID... [active|inactive|next]",
+            "the board now (or after move N), or the boards of some players", queries.show,
+            game=True, min_args=1, max_args=20),
+    Command("status", "BOARD", "the summary of a game without the board", queries.status,
+            game=True, min_args=1, max_args=1),
+    Command("games", "[USERID...] [active|inactive|next]", "the list of games", queries.games_list,
+            game=True, max_args=20),
+    Command("history", "[USERID]", "finished games, newest first", queries.history, game=True,
+            max_args=1),
+    Command("standings", "", "the rating table (Elo)", queries.standings, game=True),
+    Command("chat", "BOARD USERID PASSWORD", "send the body of your mail to the players and observers",
+            play.chat, game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("subscribe", "BOARD USERID PASSWORD", "observe a game: get its mail after every move",
+            play.subscribe, game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("unsubscribe", "BOARD USERID PASSWORD", "stop observing a game", play.unsubscribe,
+            game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("help", "", "the rules of the game and these commands", game_help, game=True),
+    Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
+            "admin: decide a game (WINNER is a user id or a side)", admin.adjudicate, game=True,
+            min_args=4, max_args=None, passwords=(2,)),
+    Command("forfeit", "BOARD ADMINID PASSWORD USERID [REASON...]", "admin: USERID loses the game",
+            admin.forfeit, game=True, min_args=4, max_args=None, passwords=(2,)),
+    Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", "admin: end a game without result",
+            admin.cancel, game=True, min_args=3, max_args=None, passwords=(2,)),
+]
+
+GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliases)}
+SERVER_VERBS = {c.verb: c for c in COMMANDS if not c.game}
+SERVER_FIRST_WORDS = {verb.split()[0] for verb in SERVER_VERBS}
+
+
+def resolve(req: Request) -> Command:
+    """Fill in req.game, req.verb and req.args from req.words, or CommandError.
+
+    Until the command is known, its quote shows only the words that name it."""
+    words = req.words
+    req.distrust([])
+    if not words:
+        raise CommandError("There was no command. Send the subject \"help\" for the list of commands.")
+    first = words[0].lower()
+    if first in games.TITLES:
+        req.safe.add(words[0])
+        if first not in games.served():
+            raise CommandError(f"{games.TITLES[first]} is not played on this server yet. "
+                               f"Send \"list\" for the games that are.")
+        req.game = first
+        if len(words) < 2:
+            raise CommandError(f"A game command needs a verb after the game name, for example "
+                               f"\"{first} help\" or \"{first} show 101\".")
+        req.safe.add(words[1])
+        command = GAME_VERBS.get(words[1].lower())
+        if command is None:
+            raise CommandError(f"{first} has no command \"{words[1]}\". The commands are: "
+                               f"{', '.join(sorted({c.verb for c in GAME_VERBS.values()}))}.")
+        req.args = words[2:]
+    else:
+        two = " ".join(w.lower() for w in words[:2])
+        command = SERVER_VERBS.get(two) or SERVER_VERBS.get(first)
+        if command is None:
+            req.safe.add(words[0])
+            hint = (f" Game commands start with the game's name, for example \"xiangqi {first} ...\"."
+                    if first in GAME_VERBS else "")
+            raise CommandError(f"There is no command \"{words[0]}\".{hint} Send the subject \"help\" "
+                               f"for the list of commands.")
+        size = len(command.verb.split())
+        req.safe.update(words[:size])
+        req.args = words[size:]
+    req.verb = command.verb
+    req.trusted = True
+    return command
+
+
+def check_shape(req: Request, command: Command) -> None:
+    """Argument count and parameters; marks the password words for masking."""
+    count = len(req.args)
+    fits = count >= command.min_args and (command.max_args is None or count <= command.max_args)
+    if command.passwords:
+        if fits:
+            req.secrets.update(req.args[i] for i in command.passwords)
+        if command.checks_password or not fits:
+            req.distrust([])
+    if not fits:
+        raise CommandError(f"{command.verb} takes {_count(command)}, and your command has {count}.")
+    if (req.params or req.options) and not command.params:
+        raise CommandError(f"{command.verb} takes no -parameters or --options; only challenge does.")
+
+
+def _count(command: Command) -> str:
+    low, high = command.min_args, command.max_args
+    if high is None:
+        return f"at least {low} words after the verb"
+    if low == high:
+        return f"{low} word{'s' if low != 1 else ''} after the verb"
+    return f"{low} to {high} words after the verb"

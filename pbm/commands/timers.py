@@ -1,0 +1,42 @@
+"""The game timers: a player who lets the `--timeout` pass loses on time; the player to move gets
+one reminder per turn (see pbm.commands.turns for the defaults).
+
+Both read only the games whose time has come, through partial indexes on remind_at and deadline.
+"""
+from __future__ import annotations
+
+from pbm import games
+from pbm.commands import notify, turns
+from pbm.commands.base import Context
+from pbm.store import timestamp
+
+BATCH = 500     # games handled per run; the rest wait for the next run
+
+
+def run(ctx: Context) -> None:
+    now = timestamp(ctx.now)
+    for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
+                                   [now, BATCH]).fetchall():
+        _time_out(ctx, games.get(ctx.db, game_id))
+    for game_id, in ctx.db.execute("SELECT id FROM games WHERE remind_at <= ? ORDER BY remind_at LIMIT ?",
+                                   [now, BATCH]).fetchall():
+        _remind(ctx, games.get(ctx.db, game_id))
+
+
+def _time_out(ctx: Context, board: games.Board) -> None:
+    loser = board.to_move
+    days = board.options["timeout"]
+    turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {days:g} days")
+    games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, board.replay(), actor=None,
+                       headline=[f"{loser} has lost on time: the limit is {days:g} days per move."])
+
+
+def _remind(ctx: Context, board: games.Board) -> None:
+    games.reminded(ctx.db, board)
+    line = f"Reminder: it is your move on {board.title} Board {board.number}."
+    if board.deadline:
+        line += f" If you do not move by {board.deadline[:16]} UTC, you lose on time."
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[line],
+                       recipients=[board.to_move])

@@ -1,0 +1,130 @@
+"""How a game goes on: recording a move, playing queued premoves, ending a game (and rating it), and
+the time limits of the `--options`.
+
+Decisions (the spec is silent):
+- A draw offer stands until the opponent answers it or makes a move (a move declines it, as over the
+  board); an undo request lapses with any move.  One proposal is pending at a time.
+- Premoves: each player has a queue; when it becomes their turn the first queued move is played if
+  it is legal then, marked (Auto); if it is not, it and the rest of that player's queue are dropped
+  and the player is told in their next game mail.  Taking back moves clears both queues, since
+  they were planned for another position.
+- Time limits: `--timeout=DAYS` per move (default none): the player to move loses on time when it
+  expires.  `--reminder=DAYS` (default 7, 0 = never): the player to move is reminded once per turn;
+  with a timeout the reminder comes at half the time limit at the latest.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import rules
+
+from pbm import games, ratings
+from pbm.commands.base import CommandError, Context
+from pbm.games import Board
+from pbm.store import timestamp
+
+OPTIONS = {
+    "timeout": "days for each move; who takes longer loses (default: none)",
+    "reminder": "days until the player to move is reminded (default 7; 0: never)",
+}
+DEFAULT_REMINDER_DAYS = 7.0
+MAX_DAYS = 365.0
+
+
+def parse_options(given: dict[str, str]) -> dict[str, float]:
+    """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}, or CommandError."""
+    options = {}
+    for name, value in given.items():
+        if name not in OPTIONS:
+            known = ", ".join(f"--{n}=DAYS ({text})" for n, text in OPTIONS.items())
+            raise CommandError(f"--{name} is not a game option. The options are: {known}.")
+        try:
+            days = float(value)
+        except ValueError:
+            days = -1.0
+        if not 0 <= days <= MAX_DAYS or (name == "timeout" and days == 0):
+            raise CommandError(f"--{name}={value} is not a number of days: write for example "
+                               f"--{name}=3 (or 0.5 for twelve hours), at most {MAX_DAYS:g}.")
+        options[name] = days
+    return options
+
+
+def schedule(ctx: Context, board: Board) -> None:
+    """Set the reminder and deadline of the turn that starts now (none once the game is over)."""
+    if board.status != games.ACTIVE:
+        board.remind_at = board.deadline = None
+        return
+    timeout = board.options.get("timeout")
+    reminder = board.options.get("reminder", DEFAULT_REMINDER_DAYS)
+    if timeout and reminder:
+        reminder = min(reminder, timeout / 2)
+    board.remind_at = timestamp(ctx.now + timedelta(days=reminder)) if reminder else None
+    board.deadline = timestamp(ctx.now + timedelta(days=timeout)) if timeout else None
+
+
+def result_for(board: Board, winner: str | None) -> str:
+    if winner is None:
+        return "1/2-1/2"
+    return "1-0" if board.turn_of(winner) == "w" else "0-1"
+
+
+def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
+    """End the game with a result (not saved yet), and rate it."""
+    board.status = games.FINISHED
+    board.winner, board.reason = winner, reason
+    board.result = result_for(board, winner)
+    board.finished_at = timestamp(ctx.now)
+    board.to_move = board.offer = board.offer_by = None
+    schedule(ctx, board)
+    games.clear_premoves(ctx.db, board)
+    if board.rated:
+        score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
+        ratings.record(ctx.db, board.variant, board.player1, board.player2, score)
+
+
+def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> None:
+    """Cancel or decline: no result, no rating (not saved yet)."""
+    board.status, board.reason = status, reason
+    board.finished_at = timestamp(ctx.now)
+    board.to_move = board.offer = board.offer_by = None
+    schedule(ctx, board)
+    games.clear_premoves(ctx.db, board)
+
+
+def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: bool,
+                headline: list[str]) -> None:
+    """Store the move just played on `game`; a pending offer the move answers lapses."""
+    move, notation = game.moves[-1], game.notation[-1]
+    games.add_move(ctx.db, board, move, notation, auto, ctx.now)
+    headline.append(f"{mover} played {move} ({notation}){' from the queue (Auto)' if auto else ''}.")
+    if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
+        what = "draw offer" if board.offer == "draw" else "request to take back a move"
+        headline.append(f"{board.offer_by}'s {what} lapsed with this move.")
+        board.offer = board.offer_by = None
+
+
+def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
+             notes: dict[str, list[str]]) -> None:
+    """After a move: end the game if the rules say so, else play the queued premoves that have
+    become due, set the timers, and save."""
+    while game.result == "*":
+        board.to_move = board.player_of(game.turn)
+        queued = games.pop_premove(ctx.db, board, board.to_move)
+        if queued is None:
+            break
+        try:
+            game.play(queued)
+        except rules.RulesError as e:
+            dropped = games.clear_premoves(ctx.db, board, board.to_move)
+            note = f"Your queued move {queued} was not played: {e}."
+            if dropped:
+                note += f" The {dropped} move(s) queued after it were dropped as well."
+            notes.setdefault(board.to_move, []).append(note)
+            break
+        record_move(ctx, board, game, board.to_move, True, headline)
+    if game.result == "*":
+        schedule(ctx, board)
+    else:
+        winner = {"1-0": "w", "0-1": "b"}.get(game.result)
+        finish(ctx, board, board.player_of(winner) if winner else None, game.reason or "")
+    games.save(ctx.db, board, ctx.now)

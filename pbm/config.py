@@ -1,0 +1,236 @@
+"""The server's configuration: one TOML file, every key with a default.
+
+`pbm serve` runs with no file at all.  Keys mirror the file: `config.smtp.listen` is `listen` in
+`[smtp]`.  Unknown sections and keys are refused, so a typo is an error instead of a silently ignored
+setting.  Relative paths resolve against the directory of the config file (or the working directory
+when there is none), so a config file and its data can move together.  config/pbm.toml documents
+every key.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """The configuration file cannot be used; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class ServerSection:
+    address: str = "pbm@localhost"
+    name: str = "pbm"
+    secret: str = field(default="", repr=False)   # "" = random, kept in data_dir/secret
+    log_level: str = "INFO"
+    timer_interval: float = 60.0        # seconds between runs of the game timers in `pbm serve`
+
+
+@dataclass(frozen=True)
+class StorageSection:
+    data_dir: Path = Path("var")
+    busy_timeout: float = 10.0          # seconds to wait for another process's write lock
+
+
+@dataclass(frozen=True)
+class SmtpSection:
+    listen: str = "127.0.0.1:2525"
+    max_message_size: int = 25 * 1024 * 1024
+    hostname: str = ""                  # name in the SMTP greeting; "" = the machine's name
+
+    @property
+    def host(self) -> str:
+        return _split_listen(self.listen)[0]
+
+    @property
+    def port(self) -> int:
+        return _split_listen(self.listen)[1]
+
+
+@dataclass(frozen=True)
+class OutboundSection:
+    mode: str = "maildir"               # "maildir" or "smtp"
+    maildir: Path | None = None         # default: data_dir/outbox
+    host: str = "localhost"
+    port: int = 25
+    ssl: bool = False                   # implicit TLS (port 465)
+    starttls: bool = False
+    ca_file: str = ""                   # CA bundle to verify the relay with; "" = system CAs
+    username: str = ""
+    password: str = field(default="", repr=False)
+    timeout: float = 30.0
+    retry_base: float = 60.0            # first retry after this many seconds, then doubling ...
+    retry_max: float = 3600.0           # ... up to this many seconds between attempts ...
+    give_up_after: float = 5 * 86400.0  # ... and failed for good this long after it was queued
+
+
+@dataclass(frozen=True)
+class AdminsSection:
+    users: list[str] = field(default_factory=list)
+    notify: list[str] = field(default_factory=list)   # addresses told about internal errors
+
+
+@dataclass(frozen=True)
+class ImapSection:
+    host: str = "localhost"
+    port: int = 993
+    ssl: bool = True
+    starttls: bool = False
+    ca_file: str = ""
+    username: str = ""
+    password: str = field(default="", repr=False)
+    mailbox: str = "INBOX"
+    done_mailbox: str = ""              # "" = flag processed mail \Seen instead of moving it
+    interval: float = 60.0              # seconds between polls of `pbm poll` without --once
+
+
+SECTIONS: dict[str, type] = {
+    "server": ServerSection,
+    "storage": StorageSection,
+    "smtp": SmtpSection,
+    "outbound": OutboundSection,
+    "admins": AdminsSection,
+    "imap": ImapSection,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Config:
+    server: ServerSection
+    storage: StorageSection
+    smtp: SmtpSection
+    outbound: OutboundSection
+    admins: AdminsSection
+    imap: ImapSection
+    path: Path | None = None            # the file it was read from, if any
+
+    @property
+    def data_dir(self) -> Path:
+        return self.storage.data_dir
+
+    @property
+    def outbox_maildir(self) -> Path:
+        return self.outbound.maildir or self.storage.data_dir / "outbox"
+
+    @cached_property
+    def secret(self) -> bytes:
+        """The HMAC key for reply tokens: configured, or random and kept in data_dir/secret.
+
+        Created on first use, not on load, so read-only commands leave the data directory alone.
+        """
+        if self.server.secret:
+            return self.server.secret.encode()
+        return _persistent_secret(self.storage.data_dir / "secret")
+
+
+def load_config(path: str | os.PathLike | None) -> Config:
+    """Read the TOML file at `path` (None: defaults only) and return a checked Config."""
+    if path is None:
+        data: dict = {}
+        base = Path.cwd()
+        source = None
+    else:
+        source = Path(path).resolve()
+        try:
+            with open(source, "rb") as f:
+                data = tomllib.load(f)
+        except OSError as e:
+            raise ConfigError(f"cannot read config file {path}: {e.strerror}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: {e}") from None
+        base = source.parent
+    unknown = sorted(set(data) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(f"{path}: unknown section [{unknown[0]}]; known: {', '.join(SECTIONS)}")
+    sections = {name: _section(cls, name, data.get(name, {}), base, path)
+                for name, cls in SECTIONS.items()}
+    config = Config(**sections, path=source)
+    _check(config, path)
+    return config
+
+
+def _section(cls: type, name: str, values: object, base: Path, path: object):
+    if not isinstance(values, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"{path}: unknown key {key!r} in [{name}]; known: {', '.join(sorted(known))}")
+        kwargs[key] = _coerce(value, hints[key], f"[{name}] {key}", base, path)
+    for f in dataclasses.fields(cls):   # default relative paths resolve like configured ones
+        if f.name not in kwargs and hints[f.name] is Path:
+            kwargs[f.name] = base / f.default
+    return cls(**kwargs)
+
+
+def _coerce(value: object, hint: object, where: str, base: Path, path: object) -> object:
+    """Check `value` against the field's type; resolve paths; accept ints for floats."""
+    if hint in (Path, Path | None):
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{path}: {where} must be a non-empty path string")
+        return base / Path(value).expanduser()
+    if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if hint == list[str]:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+        raise ConfigError(f"{path}: {where} must be a list of strings")
+    if type(value) is not hint:
+        raise ConfigError(f"{path}: {where} must be a {getattr(hint, '__name__', hint)}, not {value!r}")
+    return value
+
+
+def _check(config: Config, path: object) -> None:
+    if config.outbound.mode not in ("maildir", "smtp"):
+        raise ConfigError(f"{path}: [outbound] mode must be \"maildir\" or \"smtp\"")
+    if config.outbound.ssl and config.outbound.starttls:
+        raise ConfigError(f"{path}: [outbound] ssl and starttls exclude each other")
+    if "@" not in config.server.address:
+        raise ConfigError(f"{path}: [server] address must be a mail address, not {config.server.address!r}")
+    if config.smtp.max_message_size < 1024:
+        raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
+    try:
+        _split_listen(config.smtp.listen)
+    except ValueError:
+        raise ConfigError(f"{path}: [smtp] listen must be HOST:PORT, not {config.smtp.listen!r}") from None
+
+
+def _split_listen(listen: str) -> tuple[str, int]:
+    host, sep, port = listen.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(listen)
+    return host.strip("[]"), int(port)
+
+
+def _persistent_secret(path: Path) -> bytes:
+    """Read the secret at `path`, creating it (mode 0600) if missing.
+
+    Written to a temporary file and hard-linked into place, so two processes starting at once agree
+    on one secret and nobody ever reads a half-written file.
+    """
+    try:
+        return path.read_bytes().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".secret.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, secrets.token_hex(32).encode() + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass                            # another process won the race; use its secret
+    finally:
+        os.unlink(tmp)
+    return path.read_bytes().strip()

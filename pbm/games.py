@@ -1,0 +1,296 @@
+"""Game records: the games table, the moves, queued premoves, observers and the event record.
+
+A game is stored as its start FEN and its coordinate moves (with their notation, so replaying it
+for a command costs no notation work); the rules core replays it with `rules.Game.from_record`.
+What the rules core does not know -- players, offers, resignations, rulings, time limits -- lives
+in the row.  Every query here is served by an index (see migration 2 in pbm.schema).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import rules
+import sqlite_utils
+
+from pbm.store import timestamp
+
+# The games the server knows besides their rules: how mails and help pages name them.  A game is
+# served when the rules core has it too; adding one means a line here and a help template.
+TITLES = {
+    "xiangqi": "Xiangqi",
+    "janggi": "Janggi",
+    "padwarqi": "Padwar qi",
+    "giqi": "Gi-Qi-Game",
+}
+
+FIRST_BOARD = 101
+ACTIVE, FINISHED, CANCELLED, DECLINED = "active", "finished", "cancelled", "declined"
+
+
+def served() -> list[str]:
+    """The games players can play here: known to the server and to the rules core."""
+    known = set(rules.variant_names())
+    return [name for name in TITLES if name in known]
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    move: str           # coordinates
+    notation: str       # the game's own notation
+    auto: bool          # played from the player's queue
+
+
+@dataclass
+class Board:
+    """One game as stored; commands change its fields and `save()` it."""
+
+    id: int
+    variant: str
+    number: int
+    player1: str
+    player2: str
+    params: dict
+    options: dict
+    start_fen: str
+    rated: bool
+    status: str
+    ply: int
+    to_move: str | None
+    result: str
+    winner: str | None
+    reason: str | None
+    offer: str | None
+    offer_by: str | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    remind_at: str | None
+    deadline: str | None
+    moves: list[PlayedMove] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return TITLES[self.variant]
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.player1, self.player2
+
+    def opponent(self, user: str) -> str:
+        return self.player2 if user == self.player1 else self.player1
+
+    @property
+    def first_turn(self) -> str:
+        """The side ("w" or "b") player1 plays: the side to move in the start position."""
+        return self.start_fen.split()[1]
+
+    def player_of(self, turn: str) -> str:
+        return self.player1 if turn == self.first_turn else self.player2
+
+    def turn_of(self, user: str) -> str:
+        return self.first_turn if user == self.player1 else "bw"["wb".index(self.first_turn)]
+
+    def replay(self) -> rules.Game:
+        return rules.Game.from_record(self.variant, self.params or None, self.start_fen,
+                                      [m.move for m in self.moves], [m.notation for m in self.moves])
+
+
+_COLUMNS = ("id, variant, board, player1, player2, params, options, start_fen, rated, status, ply, "
+            "to_move, result, winner, reason, offer, offer_by, created_at, updated_at, finished_at, "
+            "remind_at, deadline")
+
+
+def _board(row: tuple) -> Board:
+    values = list(row)
+    values[5], values[6], values[8] = json.loads(values[5]), json.loads(values[6]), bool(values[8])
+    return Board(*values)
+
+
+def create(db: sqlite_utils.Database, variant: str, player1: str, player2: str, params: dict,
+           options: dict, start_fen: str, rated: bool, now: datetime) -> Board:
+    row = db.execute("SELECT max(board) FROM games WHERE variant = ?", [variant]).fetchone()
+    number = max(row[0] or 0, FIRST_BOARD - 1) + 1
+    at = timestamp(now)
+    cursor = db.execute(
+        "INSERT INTO games (variant, board, player1, player2, params, options, start_fen, rated, "
+        "status, to_move, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [variant, number, player1, player2, json.dumps(params), json.dumps(options), start_fen,
+         int(rated), ACTIVE, player1, at, at])
+    return get(db, cursor.lastrowid)
+
+
+def get(db: sqlite_utils.Database, game_id: int) -> Board:
+    board = _board(db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone())
+    _load_moves(db, board)
+    return board
+
+
+def load(db: sqlite_utils.Database, variant: str, number: int) -> Board | None:
+    """The game with its moves, or None."""
+    row = db.execute(f"SELECT {_COLUMNS} FROM games WHERE variant = ? AND board = ?",
+                     [variant, number]).fetchone()
+    if row is None:
+        return None
+    board = _board(row)
+    _load_moves(db, board)
+    return board
+
+
+def _load_moves(db: sqlite_utils.Database, board: Board) -> None:
+    board.moves = [PlayedMove(m, n, bool(a)) for m, n, a in db.execute(
+        "SELECT move, notation, auto FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
+
+
+def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
+    """Write the fields commands change (the moves are written by add_move / take_back)."""
+    board.updated_at = timestamp(now)
+    db.execute(
+        "UPDATE games SET status = ?, ply = ?, to_move = ?, result = ?, winner = ?, reason = ?, "
+        "offer = ?, offer_by = ?, updated_at = ?, finished_at = ?, remind_at = ?, deadline = ? "
+        "WHERE id = ?",
+        [board.status, board.ply, board.to_move, board.result, board.winner, board.reason,
+         board.offer, board.offer_by, board.updated_at, board.finished_at, board.remind_at,
+         board.deadline, board.id])
+
+
+def reminded(db: sqlite_utils.Database, board: Board) -> None:
+    """The reminder of this turn has been sent."""
+    board.remind_at = None
+    db.execute("UPDATE games SET remind_at = NULL WHERE id = ?", [board.id])
+
+
+def add_move(db: sqlite_utils.Database, board: Board, move: str, notation: str, auto: bool,
+             now: datetime) -> None:
+    board.moves.append(PlayedMove(move, notation, auto))
+    board.ply = len(board.moves)
+    db.execute("INSERT INTO moves (game_id, ply, move, notation, auto, played_at) VALUES (?, ?, ?, ?, ?, ?)",
+               [board.id, board.ply, move, notation, int(auto), timestamp(now)])
+
+
+def take_back(db: sqlite_utils.Database, board: Board, plies: int) -> None:
+    del board.moves[len(board.moves) - plies:]
+    board.ply = len(board.moves)
+    db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", [board.id, board.ply])
+
+
+# --- the game record -----------------------------------------------------------------------------------
+
+def add_event(db: sqlite_utils.Database, board: Board, kind: str, user: str | None, detail: str,
+              now: datetime) -> None:
+    db.execute("INSERT INTO events (game_id, at, kind, user_id, detail) VALUES (?, ?, ?, ?, ?)",
+               [board.id, timestamp(now), kind, user, detail])
+
+
+def events(db: sqlite_utils.Database, board: Board) -> list[tuple[str, str, str | None, str]]:
+    """(at, kind, user, detail) in order."""
+    return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? ORDER BY id",
+                      [board.id]).fetchall()
+
+
+# --- queued premoves -----------------------------------------------------------------------------------
+
+def premoves(db: sqlite_utils.Database, board: Board, user: str) -> list[str]:
+    return [row[0] for row in db.execute(
+        "SELECT move FROM premoves WHERE game_id = ? AND user_id = ? ORDER BY seq", [board.id, user])]
+
+
+def add_premove(db: sqlite_utils.Database, board: Board, user: str, move: str, now: datetime) -> int:
+    """Append to the user's queue; returns its length."""
+    row = db.execute("SELECT coalesce(max(seq), 0), count(*) FROM premoves WHERE game_id = ? AND user_id = ?",
+                     [board.id, user]).fetchone()
+    db.execute("INSERT INTO premoves (game_id, user_id, seq, move, queued_at) VALUES (?, ?, ?, ?, ?)",
+               [board.id, user, row[0] + 1, move, timestamp(now)])
+    return row[1] + 1
+
+
+def pop_premove(db: sqlite_utils.Database, board: Board, user: str) -> str | None:
+    row = db.execute("SELECT seq, move FROM premoves WHERE game_id = ? AND user_id = ? ORDER BY seq LIMIT 1",
+                     [board.id, user]).fetchone()
+    if row is None:
+        return None
+    db.execute("DELETE FROM premoves WHERE game_id = ? AND user_id = ? AND seq = ?", [board.id, user, row[0]])
+    return row[1]
+
+
+def clear_premoves(db: sqlite_utils.Database, board: Board, user: str | None = None) -> int:
+    """Empty one player's queue (or both); returns how many moves were dropped."""
+    if user is None:
+        return db.execute("DELETE FROM premoves WHERE game_id = ?", [board.id]).rowcount
+    return db.execute("DELETE FROM premoves WHERE game_id = ? AND user_id = ?", [board.id, user]).rowcount
+
+
+# --- observers -------------------------------------------------------------------------------------------
+
+def observers(db: sqlite_utils.Database, board: Board) -> list[str]:
+    return [row[0] for row in db.execute(
+        "SELECT user_id FROM observers WHERE game_id = ? ORDER BY since, user_id", [board.id])]
+
+
+def add_observer(db: sqlite_utils.Database, board: Board, user: str, now: datetime) -> bool:
+    """False if the user was already observing."""
+    return db.execute("INSERT OR IGNORE INTO observers (game_id, user_id, since) VALUES (?, ?, ?)",
+                      [board.id, user, timestamp(now)]).rowcount == 1
+
+
+def remove_observer(db: sqlite_utils.Database, board: Board, user: str) -> bool:
+    return db.execute("DELETE FROM observers WHERE game_id = ? AND user_id = ?",
+                      [board.id, user]).rowcount == 1
+
+
+# --- lists -----------------------------------------------------------------------------------------------
+
+def listing(db: sqlite_utils.Database, variant: str | None, users: list[str], which: str,
+            limit: int) -> list[Board]:
+    """Games of `variant` (None: every game) for `users` (empty: everybody), newest first for
+    finished games, by board number for running ones.
+
+    `which`: "active" (running), "next" (running, the user's turn), "inactive" (finished or
+    cancelled).  Each query reads one index range with a LIMIT (a `+variant` keeps SQLite on the
+    per-player index), so the cost does not grow with the number of finished games.
+    """
+    inactive = which == "inactive"
+    order = "finished_at DESC" if inactive else "variant, board"
+    statuses = [FINISHED, CANCELLED] if inactive else [ACTIVE]
+    of_variant, extra = (" AND +variant = ?", [variant]) if variant else ("", [])
+    if not users:
+        variants = [variant] if variant else list(TITLES)
+        if inactive:
+            queries = [("variant = ? AND status = ?", [v, status]) for v in variants for status in statuses]
+        else:       # the partial index games_running holds only running games
+            queries = [("status = 'active' AND variant = ?", [v]) for v in variants]
+    elif which == "next":
+        queries = [(f"to_move = ?{of_variant}", [user, *extra]) for user in users]
+    else:
+        queries = [(f"{column} = ? AND status = ?{of_variant}", [user, status, *extra])
+                   for user in users for column in ("player1", "player2") for status in statuses]
+    found: dict[int, Board] = {}
+    for where, params in queries:
+        for row in db.execute(f"SELECT {_COLUMNS} FROM games WHERE {where} ORDER BY {order} LIMIT ?",
+                              [*params, limit]):
+            found.setdefault(row[0], _board(row))
+    boards = list(found.values())
+    if inactive:
+        boards.sort(key=lambda b: b.finished_at or "", reverse=True)
+    else:
+        boards.sort(key=lambda b: (b.variant, b.number))
+    return boards[:limit]
+
+
+def count(db: sqlite_utils.Database, variant: str, status: str) -> int:
+    return db.execute("SELECT count(*) FROM games WHERE variant = ? AND status = ?",
+                      [variant, status]).fetchone()[0]
+
+
+def history(db: sqlite_utils.Database, variant: str, user: str | None, limit: int) -> list[Board]:
+    """Finished games (with a result), newest first."""
+    if user is None:
+        rows = db.execute(f"SELECT {_COLUMNS} FROM games WHERE variant = ? AND status = ? "
+                          "ORDER BY finished_at DESC LIMIT ?", [variant, FINISHED, limit]).fetchall()
+    else:
+        rows = [row for column in ("player1", "player2") for row in db.execute(
+            f"SELECT {_COLUMNS} FROM games WHERE {column} = ? AND status = ? AND +variant = ? "
+            "ORDER BY finished_at DESC LIMIT ?", [user, FINISHED, variant, limit])]
+    boards = sorted((_board(row) for row in rows), key=lambda b: b.finished_at or "", reverse=True)
+    return boards[:limit]

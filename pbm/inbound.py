@@ -1,0 +1,343 @@
+"""Reading one inbound message: parse it, judge whether it is automatic, decode it into an `Inbound`.
+
+Mail comes from every client and robot on the net, so nothing here may raise on bad input: broken
+MIME, unknown charsets, raw 8-bit headers and undecodable transfer encodings all degrade to the best
+text we can get (unknown charsets fall back to UTF-8, then Latin-1).  Attachments are never decoded.
+
+The message is parsed with the `email` package's compat32 policy and its headers are decoded here
+(RFC 2047 words, raw 8-bit bytes): policy.default's header objects cost tens of microseconds each,
+a dozen are read per message, and they raise on some broken input.
+"""
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+from email import message_from_bytes, policy
+from email.header import decode_header
+from email.message import Message
+from email.utils import getaddresses
+from html.parser import HTMLParser
+
+from pbm.messages import Inbound
+
+# Local parts of senders that are mail systems, not people (RFC 3834).
+_SYSTEM_SENDERS = {"mailer-daemon", "postmaster"}
+_MSGID = re.compile(r"<[^<>\s]+>")
+# The "On <date>, <name> wrote:" line that mail clients put above quoted text.
+_ATTRIBUTION_END = re.compile(
+    r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|scrisse|schreef|napisał|skrev|kirjoitti)\b.*:$",
+    re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(r"^\s*(on|am|le|el|il|op|w dniu|den)\s", re.IGNORECASE)
+# Outlook puts no ">" in front of quoted mail; it starts the quote with one of these lines.
+_FORWARD_SEPARATOR = re.compile(r"^\s*(-{3,}\s*original message\s*-{3,}|_{20,})\s*$", re.IGNORECASE)
+
+
+def parse(raw: bytes) -> Message:
+    """Parse RFC 5322 bytes; the `email` package records defects instead of raising."""
+    return message_from_bytes(raw, policy=policy.compat32)
+
+
+def header_block(raw: bytes, limit: int = 65536) -> bytes:
+    """The header of a message (up to the first empty line), for messages too large to keep."""
+    match = re.search(rb"\r?\n\r?\n", raw[:limit])
+    return raw[: match.end()] if match else raw[:limit]
+
+
+def dedup_key(msg: Message, raw: bytes) -> str:
+    """The Message-ID, else a hash of the bytes: a message delivered twice gets the same key."""
+    return message_id_header(msg) or "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def message_id_header(msg: Message) -> str | None:
+    match = _MSGID.search(header_text(msg, "Message-ID"))
+    return match.group(0) if match else None
+
+
+def header_text(msg: Message, name: str) -> str:
+    """A header's decoded, unfolded value ("" if absent), whatever encoding or damage it has."""
+    raw = _raw_header(msg, name)
+    return "" if raw is None else decode_words(raw)
+
+
+def decode_words(text: str) -> str:
+    """Unfold a raw header value and decode its RFC 2047 encoded words."""
+    text = re.sub(r"\r?\n(?=[ \t])", "", _unescape(text)).strip()
+    if "=?" not in text:
+        return text
+    try:
+        parts = decode_header(text)
+    except Exception:                   # a malformed encoded word: show it as it is
+        return text
+    return "".join(part if isinstance(part, str)
+                   else part.decode("raw-unicode-escape") if charset is None   # as decode_header made it
+                   else _decode(part, charset)
+                   for part, charset in parts)
+
+
+def addresses(msg: Message, name: str) -> list[tuple[str, str]]:
+    """(display name, bare address) pairs of an address header; unparseable entries are skipped."""
+    values = [_unescape(value) for key, value in msg.raw_items() if key.lower() == name.lower()]
+    found = []
+    for display, address in getaddresses(values):
+        local, at, domain = address.rpartition("@")
+        if local and at and domain and not re.search(r"\s", address):
+            found.append((decode_words(display), address))
+    return found
+
+
+def _raw_header(msg: Message, name: str) -> str | None:
+    return next((value for key, value in msg.raw_items() if key.lower() == name.lower()), None)
+
+
+def is_server_address(address: str, own: str) -> bool:
+    """True for the server's address and its `LOCAL+anything@host` variants."""
+    return _token_or_own(address, own) is not False
+
+
+def reply_token(address: str, own: str) -> str | None:
+    """The TOKEN of a `LOCAL+TOKEN@host` address of this server, else None."""
+    found = _token_or_own(address, own)
+    return found if isinstance(found, str) else None
+
+
+def _token_or_own(address: str, own: str) -> str | bool | None:
+    """TOKEN for LOCAL+TOKEN@host, None for the plain server address, False for any other address."""
+    local, _, domain = address.strip().strip("<>").rpartition("@")
+    own_local, _, own_domain = own.rpartition("@")
+    if domain.lower() != own_domain.lower():
+        return False
+    if local.lower() == own_local.lower():
+        return None
+    prefix = own_local.lower() + "+"
+    if local.lower().startswith(prefix) and len(local) > len(prefix):
+        return local[len(prefix):]
+    return False
+
+
+def automatic_reason(msg: Message, mail_from: str | None, own_address: str) -> str | None:
+    """Why this message must not be answered (RFC 3834), or None if a person sent it.
+
+    `mail_from` is the SMTP envelope sender: "" or "<>" is the null return path of bounces and
+    auto-replies; None means unknown (a pipe delivery without --sender), and then a `Return-Path`
+    header written by the delivering MTA counts instead.
+    """
+    if mail_from is not None and mail_from.strip() in ("", "<>"):
+        return "null return path"
+    if mail_from is None and header_text(msg, "Return-Path").strip() == "<>":
+        return "null return path"
+    auto = header_text(msg, "Auto-Submitted").split(";")[0].strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = header_text(msg, "Precedence").strip().lower()
+    if precedence in ("bulk", "list", "junk"):
+        return f"Precedence: {precedence}"
+    if header_text(msg, "List-Id"):
+        return "List-Id"
+    if msg.get_content_type() == "multipart/report":
+        return "delivery report (multipart/report)"
+    senders = [address for _, address in addresses(msg, "From")]
+    if mail_from:
+        senders.append(mail_from.strip().strip("<>"))
+    for address in senders:
+        if address.rpartition("@")[0].lower() in _SYSTEM_SENDERS:
+            return f"sent by {address.rpartition('@')[0]}"
+        if is_server_address(address, own_address):
+            return "mail from the server's own address"
+    if not senders:
+        return "no sender address"
+    return None
+
+
+def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = None,
+           rcpt_tos: Sequence[str] = ()) -> Inbound:
+    """Turn a parsed message (already judged not automatic) into the command layer's `Inbound`."""
+    sender_name, sender = author(msg, mail_from)
+    recipients = [*rcpt_tos, *(a for h in ("To", "Cc", "Delivered-To", "X-Original-To")
+                                for _, a in addresses(msg, h))]
+    token = next((t for t in (reply_token(a, own_address) for a in recipients) if t), None)
+    references = _MSGID.findall(header_text(msg, "References") + " " + header_text(msg, "In-Reply-To"))
+    return Inbound(
+        message_id=message_id_header(msg) or f"<{hashlib.sha256(raw).hexdigest()}@pbm>",
+        sender=sender,
+        sender_name=sender_name,
+        subject=" ".join(header_text(msg, "Subject").split()),
+        body=strip_quotes(body_text(msg)),
+        token=token,
+        references=tuple(dict.fromkeys(references)),
+    )
+
+
+def author(msg: Message, mail_from: str | None = None) -> tuple[str, str]:
+    """(display name, address) of the From header, else ("", envelope sender); "" if none."""
+    found = addresses(msg, "From")
+    return found[0] if found else ("", (mail_from or "").strip("<>"))
+
+
+def body_text(msg: Message) -> str:
+    """The message's text: its first text/plain part, else its first text/html part as text."""
+    plain = html = None
+    for part in _leaf_parts(msg):
+        if part.get_content_disposition() == "attachment":
+            continue
+        ctype = part.get_content_type()
+        if part.get_content_maintype() == "multipart":
+            ctype = "text/plain"        # broken multipart (no boundary): its payload is just text
+        if ctype == "text/plain" and plain is None:
+            plain = part
+        elif ctype == "text/html" and html is None:
+            html = part
+    if plain is not None:
+        return _part_text(plain)
+    if html is not None:
+        return html_to_text(_part_text(html))
+    return ""
+
+
+def _leaf_parts(msg: Message, top: bool = True) -> Iterator[Message]:
+    """Non-multipart parts, not descending into attached messages (a forwarded mail is not ours)."""
+    if msg.get_content_maintype() == "message" and not top:
+        return
+    if msg.is_multipart():
+        for part in msg.get_payload():
+            if isinstance(part, Message):
+                yield from _leaf_parts(part, top=False)
+    else:
+        yield msg
+
+
+def _part_text(part: Message) -> str:
+    try:
+        data = part.get_payload(decode=True) or b""
+    except Exception:                   # undecodable transfer encoding: take it as it stands
+        data = str(part.get_payload()).encode("ascii", "surrogateescape")
+    return _decode(data, part.get_content_charset()).replace("\r\n", "\n")
+
+
+def _decode(data: bytes, charset: str | None) -> str:
+    """Bytes in a declared charset; unknown or missing charsets: UTF-8 if it is, else Latin-1."""
+    try:
+        if charset and codecs.lookup(charset).name != "ascii":
+            return data.decode(charset, errors="replace")
+    except LookupError:
+        pass
+    return _bytes_to_text(data)
+
+
+def _bytes_to_text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _unescape(text: str) -> str:
+    """Undo the surrogate escapes the `email` package uses for raw 8-bit bytes in headers."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _bytes_to_text(text.encode("utf-8", "surrogateescape"))
+
+
+class _HtmlText(HTMLParser):
+    """Text of an HTML mail; <blockquote> content comes out as "> " lines, like quoted plain text.
+
+    Every block element (<div>, <p>, ...) is one line and <br> ends one, without blank lines in
+    between, because mail clients write one <div> or <p> per typed line; an empty block such as
+    <div><br></div> or <p>&nbsp;</p> is a blank line, as the author saw it.
+    """
+
+    _BLOCKS = {"p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
+               "ul", "ol", "hr", "blockquote", "dt", "dd"}
+    _HIDDEN = {"script", "style", "head", "title"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._line: list[str] = []
+        self._typed = False             # the current line has content, if only a &nbsp;
+        self._quote = 0
+        self._hidden = 0
+        self._pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._tag(tag, +1)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._tag(tag, -1)
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self._tag(tag, 0)
+
+    def _tag(self, tag: str, step: int) -> None:
+        if tag == "br":
+            self._flush(force=True)
+        elif tag in self._BLOCKS:
+            self._flush()
+        if tag == "blockquote":
+            self._quote = max(0, self._quote + step)
+        elif tag in self._HIDDEN:
+            self._hidden = max(0, self._hidden + step)
+        elif tag == "pre":
+            self._pre = max(0, self._pre + step)
+
+    def handle_data(self, data: str) -> None:
+        if self._hidden:
+            return
+        if self._pre:
+            first, *rest = data.split("\n")
+            self._line.append(first)
+            for line in rest:
+                self._flush(force=True)
+                self._line.append(line)
+        else:
+            self._line.append(re.sub(r"[ \t\r\n\f]+", " ", data))
+        self._typed = self._typed or bool(data.strip(" \t\r\n\f"))
+
+    def _flush(self, force: bool = False) -> None:
+        if self._typed or force:
+            line = "".join(self._line).replace("\xa0", " ")
+            line = line.rstrip() if self._pre else line.strip()
+            self.lines.append(("> " * self._quote + line).rstrip())
+        self._line = []
+        self._typed = False
+
+    def close(self) -> None:
+        super().close()
+        self._flush()
+
+
+def html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:                   # html.parser is lenient; this is a last resort
+        return re.sub(r"<[^>]*>", " ", html)
+    return "\n".join(parser.lines)
+
+
+def strip_quotes(text: str) -> str:
+    """The author's own words: quoted lines, their "On ... wrote:" line and the signature removed."""
+    kept: list[str] = []
+    for line in text.split("\n"):
+        line = line.rstrip()
+        if line == "--" or _FORWARD_SEPARATOR.match(line):
+            break                       # signature ("-- ", trailing space often lost) or Outlook quote
+        if line.lstrip().startswith(">"):
+            _drop_attribution(kept)
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip("\n")
+
+
+def _drop_attribution(kept: list[str]) -> None:
+    """Remove the "On ... wrote:" line (possibly wrapped over two lines) above a quoted block."""
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if kept and _ATTRIBUTION_END.search(kept[-1]):
+        last = kept.pop()
+        if not _ATTRIBUTION_START.match(last) and kept and _ATTRIBUTION_START.match(kept[-1]):
+            kept.pop()

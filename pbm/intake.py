@@ -1,0 +1,233 @@
+"""Intake: one inbound message, one transaction.
+
+In a single transaction `accept()` records the raw message (deduplicated by Message-ID, else by a
+hash of its bytes), drops automatic mail unanswered, runs the command, and queues the replies.
+When it returns, all of that is durably committed, so the caller may acknowledge the message
+(exit 0, SMTP 250, IMAP \\Seen); when it raises `TransientError`, nothing was recorded and the
+sender must try again (exit 75, SMTP 451).  `pbm deliver` and `pbm poll` use `accept()`;
+`pbm serve` uses `accept_many()` for messages that arrive together: each in its own savepoint,
+one COMMIT for all -- the same guarantees per message, one fsync.
+
+A bug in a command must not lose the message or leave the player waiting: the command's changes
+are rolled back (to a savepoint), the message is kept with status "failed", the player is told, and
+the administrators are told the exception type and frames -- never the exception's text, which
+might quote the message, and so a password.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import sqlite3
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email.message import Message
+
+import sqlite_utils
+
+from pbm import commands, inbound, outbox
+from pbm.config import Config
+from pbm.faults import crash_point, error_point
+from pbm.messages import Outgoing
+from pbm.store import timestamp, transaction
+
+log = logging.getLogger(__name__)
+
+# What an SQLite error says when trying again later can help.
+_TRANSIENT_SQLITE = ("locked", "busy", "disk", "full", "unable to open")
+_TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.ENOMEM}
+
+
+class TransientError(Exception):
+    """Nothing was recorded; deliver the message again later (exit 75, SMTP 451)."""
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    status: str                         # processed, duplicate, automatic, too_large or failed
+    inbound_id: int | None = None       # the inbound row (for a duplicate: the earlier one)
+    outbox_ids: tuple[int, ...] = ()    # its replies to send now (a duplicate: those still unsent)
+    key: str = ""                       # the Message-ID, or the hash of the bytes without one
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One inbound message as it arrived.
+
+    `mail_from` is the envelope sender ("" for the null return path, None if unknown).  `size` is
+    the message's real size when `raw` holds only its beginning (a pipe delivery over the limit).
+    """
+    raw: bytes
+    mail_from: str | None = None
+    rcpt_tos: Sequence[str] = ()
+    size: int | None = None
+
+
+def accept(db: sqlite_utils.Database, config: Config, raw: bytes, mail_from: str | None = None,
+           rcpt_tos: Sequence[str] = (), *, size: int | None = None,
+           now: datetime | None = None) -> IntakeResult:
+    """Record, judge and answer one inbound message in one transaction."""
+    [result] = accept_many(db, config, [Delivery(raw, mail_from, tuple(rcpt_tos), size)], now)
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def accept_many(db: sqlite_utils.Database, config: Config, deliveries: Sequence[Delivery],
+                now: datetime | None = None) -> list[IntakeResult | Exception]:
+    """`accept` for messages that arrived together, with a single COMMIT (group commit).
+
+    Each message is recorded, judged and answered inside its own savepoint, so each is still all
+    or nothing, and a message that fails in an unexpected way takes only itself back (its result is
+    the exception; the sender should try again).  One fsync then makes them all durable, which is
+    what lets `pbm serve` keep up when many messages arrive at once.  A transient failure leaves
+    nothing recorded: every result is then the TransientError.
+    """
+    now = now or datetime.now(timezone.utc)
+    arrived = [_Arrival.of(config, delivery) for delivery in deliveries]
+    results: list[IntakeResult | Exception] = []
+    try:
+        with transaction(db):
+            for arrival in arrived:
+                db.execute("SAVEPOINT message")
+                try:
+                    results.append(_record(db, config, arrival, now))
+                    db.execute("RELEASE message")
+                except Exception as e:
+                    if _transient(e) or not db.conn.in_transaction:
+                        raise           # the whole transaction goes; the senders try again
+                    db.execute("ROLLBACK TO message")
+                    db.execute("RELEASE message")
+                    log.error("inbound %s not recorded:\n%s", arrival.key, describe_exception(e))
+                    results.append(e)
+    except Exception as e:
+        error = TransientError(f"{type(e).__name__}: {e}") if _transient(e) else e
+        return [error] * len(arrived)
+    crash_point("after-commit")
+    for arrival, result in zip(arrived, results, strict=True):
+        if isinstance(result, IntakeResult):
+            log.info("inbound %s %s: %s, %d replies to send", result.inbound_id, arrival.key,
+                     result.status, len(result.outbox_ids))
+    return results
+
+
+@dataclass(frozen=True)
+class _Arrival:
+    """A delivery parsed (before the write lock is taken) and identified."""
+    msg: Message
+    raw: bytes                          # what is kept: only the header when too large
+    key: str
+    size: int
+    too_large: bool
+    mail_from: str | None
+    rcpt_tos: Sequence[str]
+
+    @classmethod
+    def of(cls, config: Config, delivery: Delivery) -> _Arrival:
+        raw = delivery.raw
+        size = len(raw) if delivery.size is None else delivery.size
+        too_large = size > config.smtp.max_message_size
+        if too_large:
+            raw = inbound.header_block(raw)     # keep what identifies it, not the megabytes
+        msg = inbound.parse(raw)
+        return cls(msg, raw, inbound.dedup_key(msg, raw), size, too_large, delivery.mail_from,
+                   tuple(delivery.rcpt_tos))
+
+
+def _record(db: sqlite_utils.Database, config: Config, arrival: _Arrival,
+            now: datetime) -> IntakeResult:
+    msg, raw, key, mail_from = arrival.msg, arrival.raw, arrival.key, arrival.mail_from
+    earlier = db.execute("SELECT id FROM inbound WHERE dedup_key = ?", [key]).fetchone()
+    if earlier:     # most likely redelivered because we died before acknowledging it
+        unsent = db.execute("SELECT id FROM outbox WHERE inbound_id = ? AND status IN "
+                            "('queued', 'sending') ORDER BY id", [earlier[0]]).fetchall()
+        return IntakeResult("duplicate", earlier[0], tuple(row[0] for row in unsent), key)
+    reason = inbound.automatic_reason(msg, mail_from, config.server.address)
+    sender = inbound.author(msg, mail_from)[1] or None
+    status = "automatic" if reason else "too_large" if arrival.too_large else "processed"
+    inbound_id = db.execute(
+        "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "
+        "size, raw, status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [key, inbound.message_id_header(msg), timestamp(now),
+         None if mail_from is None else mail_from.strip("<>"), ",".join(arrival.rcpt_tos), sender,
+         arrival.size, raw, status, reason]).lastrowid
+    if reason:
+        return IntakeResult("automatic", inbound_id, key=key)
+    if arrival.too_large:
+        reply = _notice(config, sender, key, TOO_LARGE.format(
+            size=arrival.size, limit=config.smtp.max_message_size, message_id=key))
+        return IntakeResult("too_large", inbound_id,
+                            tuple(outbox.queue(db, config, [reply], now, inbound_id)), key)
+    db.execute("SAVEPOINT command")
+    try:
+        message = inbound.decode(msg, raw, config.server.address, mail_from, arrival.rcpt_tos)
+        replies = commands.handle(db, config, message, now)
+        error_point("command-error")
+        ids = outbox.queue(db, config, replies, now, inbound_id)
+        db.execute("RELEASE command")
+        return IntakeResult("processed", inbound_id, tuple(ids), key)
+    except Exception as e:
+        if _transient(e) or not db.conn.in_transaction:
+            raise                       # the whole transaction goes; the sender tries again
+        db.execute("ROLLBACK TO command")
+        db.execute("RELEASE command")
+        return _failed(db, config, inbound_id, key, sender, e, now)
+
+
+def _failed(db: sqlite_utils.Database, config: Config, inbound_id: int, key: str, sender: str,
+            error: Exception, now: datetime) -> IntakeResult:
+    detail = describe_exception(error)
+    db.execute("UPDATE inbound SET status = 'failed', detail = ? WHERE id = ?", [detail, inbound_id])
+    log.error("inbound %d %s failed with an internal error, kept for the administrators:\n%s",
+              inbound_id, key, detail)
+    notices = [_notice(config, sender, key, INTERNAL_ERROR.format(message_id=key))]
+    notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
+        inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
+        for admin in config.admins.notify]
+    ids = outbox.queue(db, config, notices, now, inbound_id)
+    return IntakeResult("failed", inbound_id, tuple(ids), key)
+
+
+def describe_exception(error: BaseException) -> str:
+    """Exception type and stack frames, without str(error): the text may quote the message."""
+    kind = type(error)
+    frames = "".join(traceback.format_list(traceback.extract_tb(error.__traceback__)))
+    return f"{kind.__module__}.{kind.__qualname__}\n{frames}".rstrip()
+
+
+def _transient(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return any(word in str(error).lower() for word in _TRANSIENT_SQLITE)
+    if isinstance(error, OSError):
+        return error.errno in _TRANSIENT_ERRNO
+    return isinstance(error, MemoryError)
+
+
+def _notice(config: Config, to: str, in_reply_to: str | None, body: str,
+            auto_submitted: str = "auto-replied") -> Outgoing:
+    return Outgoing(to=to, subject=f"{config.server.name} error", body=body,
+                    in_reply_to=in_reply_to if in_reply_to and in_reply_to.startswith("<") else None,
+                    auto_submitted=auto_submitted)
+
+
+TOO_LARGE = """\
+Your message {message_id} was not read: it is {size} bytes long, and this server
+accepts messages of at most {limit} bytes.
+
+Commands are short: send the command in the subject (or, with the subject
+"multiple", one command per line in the body), without attachments.
+"""
+
+INTERNAL_ERROR = """\
+Your message {message_id} could not be processed because of an internal error in
+the server, and nothing in it was carried out. The message is kept, and the
+administrators were told.
+"""
+
+ADMIN_NOTICE = """\
+Inbound message {inbound_id} {message_id} from {sender} failed with an internal error.
+It is kept in the inbound table with status 'failed'; its text is not included here.
+
+{detail}
+"""

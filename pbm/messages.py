@@ -1,0 +1,35 @@
+"""The two values that cross the line between mail handling and game commands.
+
+Intake turns raw bytes into an `Inbound`; the command layer answers with `Outgoing` values; the outbox
+turns those into RFC 5322 bytes.  Neither side needs to know how the other works.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Inbound:
+    """A decoded inbound message, already judged not to be automatic mail."""
+
+    message_id: str          # the Message-ID header, or a synthetic "<sha256@pbm>" when missing
+    sender: str              # bare address of the author (From, falling back to the envelope sender)
+    sender_name: str         # display name from From, may be ""
+    subject: str             # decoded subject, whitespace collapsed
+    body: str                # decoded plain text: quoted text and signature removed
+    token: str | None = None  # reply token from a "pbm+TOKEN@host" recipient, if any
+    references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
+
+
+@dataclass
+class Outgoing:
+    """One reply to one recipient; the outbox adds From, Date and Message-ID."""
+
+    to: str
+    subject: str
+    body: str
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    reply_to: str | None = None
+    auto_submitted: str = "auto-replied"   # "auto-generated" for notifications
+    headers: dict[str, str] = field(default_factory=dict)

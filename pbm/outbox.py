@@ -1,0 +1,414 @@
+"""The outbox: replies wait in the database as finished bytes until they are handed over.
+
+`queue()` renders each `Outgoing` into a complete RFC 5322 message inside the caller's transaction,
+so a reply exists exactly when the command that caused it was committed, and every later attempt
+sends the same bytes with the same Message-ID.  `send_due()` claims rows (so `pbm deliver` and
+`pbm serve` never send one row at the same time), hands them to the transport, and records the
+outcome row by row.
+
+A process killed while sending leaves its rows claimed; they are taken over as soon as the claiming
+process is seen to be gone, or when the claim lapses.  The Maildir transport is idempotent (the file
+name comes from the row, a second write replaces the first), so every reply lands exactly once.
+An SMTP relay can only be at-least-once: a reply the relay accepted just before the crash is sent
+again, with the same Message-ID, so mail clients show it once.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import mailbox
+import os
+import secrets
+import smtplib
+import socket
+import ssl
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from email.charset import QP, Charset
+from email.header import Header
+from email.message import Message
+from email.policy import compat32
+from email.utils import format_datetime, formataddr, make_msgid
+from pathlib import Path
+
+import sqlite_utils
+
+from pbm.config import Config
+from pbm.faults import crash_point
+from pbm.messages import Outgoing
+from pbm.store import parse_timestamp, timestamp, transaction
+
+log = logging.getLogger(__name__)
+
+BATCH = 100
+
+
+def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
+          inbound_id: int | None = None) -> list[int]:
+    """Render and queue replies; call inside a transaction.  Returns the outbox ids."""
+    ids = []
+    for out in outgoing:
+        message_id, raw = render(config, out, now)
+        ids.append(db.execute(
+            "INSERT INTO outbox (inbound_id, message_id, recipient, subject, raw, queued_at, "
+            "next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [inbound_id, message_id, out.to, out.subject, raw, timestamp(now), timestamp(now)]).lastrowid)
+    return ids
+
+
+def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
+    """The complete message for one reply: (Message-ID, bytes with CRLF line ends).
+
+    Built with the compat32 API of `email`: five times faster than EmailMessage, and a move
+    command renders two or more of these inside its transaction.
+    """
+    message_id = make_msgid("pbm", domain=config.server.address.rpartition("@")[2])
+    references = list(out.references)
+    if out.in_reply_to and out.in_reply_to not in references:
+        references.append(out.in_reply_to)
+    headers = {
+        "From": formataddr((config.server.name, config.server.address), charset="utf-8"),
+        "To": out.to,
+        "Subject": out.subject,
+        "Date": format_datetime(now.astimezone(timezone.utc)),
+        "Message-ID": message_id,
+        "In-Reply-To": out.in_reply_to,
+        "References": " ".join(references),
+        "Reply-To": out.reply_to,
+        "Auto-Submitted": out.auto_submitted,
+        "X-Auto-Response-Suppress": "All",      # asks Exchange & co. for no out-of-office replies
+        **out.headers,
+    }
+    msg = Message()
+    for name, value in headers.items():
+        if value:
+            if "\r" in value or "\n" in value:
+                raise ValueError(f"line break in the {name} header of a reply")
+            encode = not value.isascii() and name not in ("To", "Reply-To")   # addresses stay whole
+            msg[name] = Header(value, "utf-8") if encode else value
+    plain = out.body.isascii() and all(len(line) <= 998 for line in out.body.splitlines())
+    msg.set_payload(out.body, "us-ascii" if plain else _UTF8_QUOTED_PRINTABLE)
+    return message_id, msg.as_bytes(policy=_WIRE)
+
+
+_WIRE = compat32.clone(linesep="\r\n")
+_UTF8_QUOTED_PRINTABLE = Charset("utf-8")
+_UTF8_QUOTED_PRINTABLE.body_encoding = QP     # readable in any mail client, safe on any relay
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+
+
+def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None = None,
+             force: bool = False) -> SendReport:
+    """Send queued replies that are due (all queued ones if `force`; only `ids` if given)."""
+    report = SendReport()
+    transport = _Maildir(config) if config.outbound.mode == "maildir" else _Relay(config)
+    try:
+        after = 0                       # ids only grow: a row deferred in this call waits for the next
+        while rows := _claim(db, config, ids, force, after):
+            after = rows[-1]["id"]
+            if not _send_batch(db, config, transport, rows, report):
+                break
+    finally:
+        transport.close()
+    return report
+
+
+def _send_batch(db: sqlite_utils.Database, config: Config, transport: _Maildir | _Relay,
+                rows: list[dict], report: SendReport) -> bool:
+    """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
+
+    A transport that can repeat a delivery harmlessly (the Maildir) makes the whole batch durable
+    once and marks it sent in one transaction; a relay has each row marked as soon as it took it,
+    so that a crash resends as little as possible.
+    """
+    handed_over: list[dict] = []
+
+    def mark_sent() -> None:
+        if handed_over:
+            transport.sync()
+            crash_point("while-sending")
+            _mark_sent(db, handed_over, report)
+            handed_over.clear()
+
+    try:
+        for index, row in enumerate(rows):
+            try:
+                transport.send(row)
+            except _RelayUnavailable as e:
+                _retry_later(db, config, row, str(e), report)
+                _release(db, rows[index + 1:])
+                return False
+            except _Refused as e:
+                if e.temporary:
+                    _retry_later(db, config, row, str(e), report)
+                else:
+                    _give_up(db, row, str(e), report)
+                continue
+            handed_over.append(row)
+            if not transport.idempotent:
+                mark_sent()
+    finally:
+        mark_sent()
+    return True
+
+
+def listing(db: sqlite_utils.Database, status: str | None = None, limit: int = 50) -> list[dict]:
+    """The newest outbox rows (without their bytes), for `pbm outbox`."""
+    where = "WHERE status = ?" if status else ""
+    return list(db.query(
+        f"SELECT id, status, attempts, queued_at, next_attempt_at, sent_at, recipient, subject, "
+        f"message_id, last_error FROM outbox {where} ORDER BY id DESC LIMIT ?",
+        [status, limit] if status else [limit]))
+
+
+def counts(db: sqlite_utils.Database) -> dict[str, int]:
+    return {row["status"]: row["n"]
+            for row in db.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
+
+
+# --- claiming ---------------------------------------------------------------------------------
+
+_claimant_cache: tuple[int, str] | None = None
+
+
+def _claimant() -> str:
+    """host:pid:nonce of this process.  The nonce tells a restarted process (same pid, as in a
+    container) from its dead predecessor."""
+    global _claimant_cache
+    if _claimant_cache is None or _claimant_cache[0] != os.getpid():
+        _claimant_cache = (os.getpid(), f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}")
+    return _claimant_cache[1]
+
+
+def _claimant_gone(claimant: str) -> bool:
+    host, _, rest = claimant.partition(":")
+    pid, _, _nonce = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False                    # not ours to judge: wait for the claim to lapse
+    if int(pid) == os.getpid():
+        return claimant != _claimant()
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    return False
+
+
+def _claim(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None,
+           force: bool, after: int) -> list[dict]:
+    now = datetime.now(timezone.utc)
+    lease = timedelta(seconds=max(60.0, 4 * config.outbound.timeout))
+    only = f"AND id > {int(after)}"
+    if ids is not None:
+        only += f" AND id IN ({','.join('?' * len(ids))})"
+    with transaction(db):
+        due = list(db.query(
+            f"SELECT id FROM outbox WHERE status = 'queued' AND (? OR next_attempt_at <= ?) {only} "
+            f"ORDER BY id LIMIT {BATCH}", [force, timestamp(now), *(ids or ())]))
+        stale = [row for row in db.query(
+            f"SELECT id, claimed_by, claimed_until FROM outbox WHERE status = 'sending' {only}",
+            [*(ids or ())])
+            if row["claimed_until"] <= timestamp(now) or _claimant_gone(row["claimed_by"])]
+        chosen = sorted(row["id"] for row in due + stale)[:BATCH]
+        if not chosen:
+            return []
+        marks = ",".join("?" * len(chosen))
+        db.execute(f"UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_until = ?, "
+                   f"attempts = attempts + 1 WHERE id IN ({marks})",
+                   [_claimant(), timestamp(now + lease), *chosen])
+        return list(db.query(f"SELECT * FROM outbox WHERE id IN ({marks}) ORDER BY id", chosen))
+
+
+def _finish(db: sqlite_utils.Database, rows: list[dict], **changes: object) -> None:
+    """Record the outcome of attempts, except on rows another process has taken over meanwhile."""
+    sets = ", ".join(f"{name} = ?" for name in changes)
+    with transaction(db):
+        for row in rows:
+            db.execute(f"UPDATE outbox SET {sets}, claimed_by = NULL, claimed_until = NULL "
+                       f"WHERE id = ? AND claimed_by = ?", [*changes.values(), row["id"], _claimant()])
+
+
+def _mark_sent(db: sqlite_utils.Database, rows: list[dict], report: SendReport) -> None:
+    _finish(db, rows, status="sent", sent_at=timestamp(datetime.now(timezone.utc)), last_error=None)
+    report.sent += len(rows)
+    for row in rows:
+        log.info("outbox %d sent %s", row["id"], row["message_id"])
+
+
+def _retry_later(db: sqlite_utils.Database, config: Config, row: dict, reason: str,
+                 report: SendReport) -> None:
+    now = datetime.now(timezone.utc)
+    if now - parse_timestamp(row["queued_at"]) >= timedelta(seconds=config.outbound.give_up_after):
+        _give_up(db, row, f"gave up after {row['attempts']} attempts: {reason}", report)
+        return
+    delay = min(config.outbound.retry_base * 2 ** (row["attempts"] - 1), config.outbound.retry_max)
+    _finish(db, [row], status="queued", next_attempt_at=timestamp(now + timedelta(seconds=delay)),
+            last_error=reason)
+    report.retrying += 1
+    log.warning("outbox %d deferred (attempt %d, next in %.0fs): %s", row["id"], row["attempts"],
+                delay, reason)
+
+
+def _give_up(db: sqlite_utils.Database, row: dict, reason: str, report: SendReport) -> None:
+    _finish(db, [row], status="failed", last_error=reason)
+    report.failed += 1
+    log.error("outbox %d failed for good: %s", row["id"], reason)
+
+
+def _release(db: sqlite_utils.Database, rows: list[dict]) -> None:
+    """Put claimed rows that were not tried back in the queue, as if never claimed."""
+    with transaction(db):
+        for row in rows:
+            db.execute("UPDATE outbox SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, "
+                       "claimed_until = NULL WHERE id = ? AND claimed_by = ?", [row["id"], _claimant()])
+
+
+# --- transports -------------------------------------------------------------------------------
+
+class _RelayUnavailable(Exception):
+    """The relay cannot be reached or refuses us: try this row later, and stop the batch."""
+
+
+class _Refused(Exception):
+    """The relay refused one message: 4xx is temporary, 5xx permanent."""
+
+    def __init__(self, reason: str, temporary: bool):
+        super().__init__(reason)
+        self.temporary = temporary
+
+
+class _Maildir:
+    """The embedded default: each reply becomes a file in a local Maildir (`new/`)."""
+
+    idempotent = True                   # a second delivery of a row replaces the first
+
+    def __init__(self, config: Config):
+        self.root = Path(config.outbox_maildir)
+        mailbox.Maildir(self.root, create=True)     # creates tmp/ new/ cur/
+        self.domain = config.server.address.rpartition("@")[2]
+        self._staged: list[str] = []
+
+    def send(self, row: dict) -> None:
+        """Write the file to tmp/; `sync()` makes it durable and moves it into new/."""
+        name = maildir_name(row, self.domain)
+        if row["attempts"] > 1 and self._delivered(name):
+            return                      # handed over before a crash, and already read from new/
+        with open(self.root / "tmp" / name, "wb") as f:
+            f.write(row["raw"].replace(b"\r\n", b"\n"))
+        self._staged.append(name)
+
+    def sync(self) -> None:
+        """fsync the staged files (in parallel: the file system merges them into few journal
+        commits), rename them into new/ (a resend replaces, never doubles), fsync new/."""
+        if not self._staged:
+            return
+        with ThreadPoolExecutor(max_workers=min(16, len(self._staged))) as pool:
+            list(pool.map(_fsync, [self.root / "tmp" / name for name in self._staged]))
+        for name in self._staged:
+            os.replace(self.root / "tmp" / name, self.root / "new" / name)
+        self._staged.clear()
+        _fsync(self.root / "new")
+
+    def _delivered(self, name: str) -> bool:
+        return (self.root / "new" / name).exists() or any(
+            entry.startswith(name + ":") for entry in os.listdir(self.root / "cur"))
+
+    def close(self) -> None:
+        pass
+
+
+def maildir_name(row: dict, domain: str) -> str:
+    """time.unique.host, all taken from the row, so the same reply always gets the same name."""
+    epoch = int(parse_timestamp(row["queued_at"]).timestamp())
+    digest = hashlib.sha256(row["message_id"].encode()).hexdigest()[:16]
+    return f"{epoch}.P{row['id']}Q{digest}.{domain.replace('/', '_').replace(':', '_')}"
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _Relay:
+    """An SMTP relay (smarthost): one connection per batch, STARTTLS or TLS, AUTH if configured."""
+
+    idempotent = False                  # a second delivery is a second mail
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.smtp: smtplib.SMTP | None = None
+
+    def send(self, row: dict) -> None:
+        if self.smtp is None:
+            self.smtp = self._connect()
+        try:
+            self.smtp.sendmail(self.config.server.address, [row["recipient"]], row["raw"])
+        # Order matters: every SMTPException is an OSError.
+        except smtplib.SMTPRecipientsRefused as e:
+            code, text = next(iter(e.recipients.values()))
+            raise _Refused(_response(code, text), temporary=400 <= code < 500) from None
+        except smtplib.SMTPResponseException as e:
+            if e.smtp_code == 421:      # the relay is closing the connection
+                self.smtp.close()
+                self.smtp = None
+            raise _Refused(_response(e.smtp_code, e.smtp_error), temporary=400 <= e.smtp_code < 500) \
+                from None
+        except smtplib.SMTPServerDisconnected as e:
+            self.smtp = None
+            raise _RelayUnavailable(f"connection lost: {e}") from None
+        except smtplib.SMTPException as e:  # e.g. SMTPUTF8 needed but not offered
+            raise _Refused(f"{type(e).__name__}: {e}", temporary=False) from None
+        except OSError as e:
+            self.smtp = None
+            raise _RelayUnavailable(f"connection lost: {type(e).__name__}: {e}") from None
+
+    def sync(self) -> None:
+        pass                            # the relay's 250 means it has the message
+
+    def _connect(self) -> smtplib.SMTP:
+        out = self.config.outbound
+        context = ssl.create_default_context(cafile=out.ca_file or None)
+        smtp = None
+        try:
+            if out.ssl:
+                smtp = smtplib.SMTP_SSL(out.host, out.port, timeout=out.timeout, context=context)
+            else:
+                smtp = smtplib.SMTP(out.host, out.port, timeout=out.timeout)
+                if out.starttls:
+                    smtp.starttls(context=context)
+            if out.username:
+                smtp.login(out.username, out.password)
+            return smtp
+        except (smtplib.SMTPException, OSError) as e:
+            if smtp is not None:
+                smtp.close()
+            detail = _response(e.smtp_code, e.smtp_error) if isinstance(e, smtplib.SMTPResponseException) \
+                else f"{type(e).__name__}: {e}"
+            raise _RelayUnavailable(f"relay {out.host}:{out.port}: {detail}") from None
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            try:
+                self.smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                self.smtp.close()
+            self.smtp = None
+
+
+def _response(code: int, text: bytes | str) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return f"{code} {' '.join(text.split())}"

@@ -1,0 +1,72 @@
+"""Elo ratings, one table per game: start 1600, K = 32.
+
+Provisional (a project decision): a player is provisional until they have finished PROVISIONAL_GAMES
+rated games of that game.  Their own rating moves with the full K, so it finds its level quickly;
+an established player who meets a provisional one moves by only half K, because the provisional
+rating says little yet about how strong the opponent is.  Standings mark provisional ratings.
+
+Rated games are those the rules or a ruling decided (mate, resignation, agreement, time, admin
+adjudication or forfeit) and that started from the normal start position; declined and cancelled
+games, and games from a -fen position or with -unrated, change nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlite_utils
+
+START = 1600.0
+K = 32.0
+PROVISIONAL_GAMES = 20
+
+
+@dataclass(frozen=True)
+class Rating:
+    user_id: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+def expected(rating: float, opponent: float) -> float:
+    """The score `rating` is expected to make against `opponent` (0..1)."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+def get(db: sqlite_utils.Database, variant: str, user_id: str) -> Rating:
+    row = db.execute("SELECT user_id, rating, games, wins, losses, draws FROM ratings "
+                     "WHERE variant = ? AND user_id = ?", [variant, user_id]).fetchone()
+    return Rating(*row) if row else Rating(user_id, START, 0, 0, 0, 0)
+
+
+def record(db: sqlite_utils.Database, variant: str, first: str, second: str, score: float) -> None:
+    """Record a rated game between `first` and `second`; `score` is first's (1, 0.5 or 0)."""
+    a, b = get(db, variant, first), get(db, variant, second)
+    change_a = K * (score - expected(a.rating, b.rating))
+    change_b = K * ((1 - score) - expected(b.rating, a.rating))
+    if b.provisional and not a.provisional:
+        change_a /= 2
+    if a.provisional and not b.provisional:
+        change_b /= 2
+    for player, change, points in ((a, change_a, score), (b, change_b, 1 - score)):
+        db.execute(
+            "INSERT INTO ratings (variant, user_id, rating, games, wins, losses, draws) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (variant, user_id) DO UPDATE SET "
+            "rating = excluded.rating, games = excluded.games, wins = excluded.wins, "
+            "losses = excluded.losses, draws = excluded.draws",
+            [variant, player.user_id, player.rating + change, player.games + 1,
+             player.wins + (points == 1), player.losses + (points == 0), player.draws + (points == 0.5)])
+
+
+def standings(db: sqlite_utils.Database, variant: str, limit: int = 200) -> list[Rating]:
+    """The best `limit` ratings of `variant`, best first."""
+    return [Rating(*row) for row in db.execute(
+        "SELECT user_id, rating, games, wins, losses, draws FROM ratings WHERE variant = ? "
+        "ORDER BY rating DESC, user_id LIMIT ?", [variant, limit])]
+

@@ -1,0 +1,151 @@
+"""The database schema, as an append-only list of migrations.
+
+MIGRATIONS[i] brings a database from schema version i to i + 1 (pbm.store applies what is missing,
+in one transaction, and records the version in `schema_version`).  Never edit a migration that has
+been released: append a new one.  Times are UTC text from `pbm.store.timestamp()`, so they sort.
+"""
+from __future__ import annotations
+
+# 1: mail intake and outbox (pbm.intake, pbm.outbox).
+MAIL = """
+CREATE TABLE inbound (
+    id INTEGER PRIMARY KEY,
+    dedup_key TEXT NOT NULL UNIQUE,     -- the Message-ID, else "sha256:<hex of the raw bytes>"
+    message_id TEXT,                    -- Message-ID header as received, NULL if there was none
+    received_at TEXT NOT NULL,
+    envelope_from TEXT,                 -- SMTP MAIL FROM ("" = null return path), NULL if unknown
+    envelope_to TEXT NOT NULL DEFAULT '',   -- SMTP RCPT TO addresses, comma-separated
+    sender TEXT,                        -- bare From address, NULL if there was none
+    size INTEGER NOT NULL,              -- bytes received
+    raw BLOB NOT NULL,                  -- the whole message; only its header when too_large
+    status TEXT NOT NULL CHECK (status IN ('processed', 'automatic', 'too_large', 'failed')),
+    detail TEXT                         -- why it was automatic, or the internal error (no message text)
+);
+
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    inbound_id INTEGER REFERENCES inbound(id),  -- the message answered; NULL for timer mail
+    message_id TEXT NOT NULL UNIQUE,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    raw BLOB NOT NULL,                  -- the complete RFC 5322 message, CRLF line ends
+    status TEXT NOT NULL DEFAULT 'queued'
+        CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+    queued_at TEXT NOT NULL,
+    next_attempt_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    claimed_by TEXT,                    -- "host:pid" of the process sending it (status 'sending')
+    claimed_until TEXT,                 -- after this the claim lapses and another process may send
+    sent_at TEXT,
+    last_error TEXT
+);
+CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+CREATE INDEX outbox_inbound ON outbox (inbound_id);
+"""
+
+# 2: accounts, games and ratings (pbm.accounts, pbm.games, pbm.ratings).  Every query the commands run
+# per message is served by an index, so a command costs the same with 100 or 100,000 finished games.
+GAMES = """
+CREATE TABLE users (
+    id TEXT PRIMARY KEY,                -- lower case; never reused, so old game records keep their meaning
+    password TEXT NOT NULL,             -- "scrypt$N$r$p$salt$hash" (base64), see pbm.accounts
+    created_at TEXT NOT NULL,
+    closed_at TEXT                      -- set by signoff; the account can no longer be used
+);
+
+CREATE TABLE addresses (
+    address TEXT NOT NULL,              -- lower case
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,          -- 0 = where the user's mail goes; the others are also accepted
+    PRIMARY KEY (address, user_id)
+) WITHOUT ROWID;
+CREATE INDEX addresses_user ON addresses (user_id, position);
+
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,              -- rules variant name: xiangqi, janggi, ...
+    board INTEGER NOT NULL,             -- the number players use, from 101 per variant
+    player1 TEXT NOT NULL REFERENCES users(id),     -- moves first
+    player2 TEXT NOT NULL REFERENCES users(id),
+    params TEXT NOT NULL DEFAULT '{}',  -- JSON: the -params given to the rules core
+    options TEXT NOT NULL DEFAULT '{}', -- JSON: the --options (timeout, reminder days)
+    start_fen TEXT NOT NULL,
+    rated INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'cancelled', 'declined')),
+    ply INTEGER NOT NULL DEFAULT 0,
+    to_move TEXT,                       -- the user whose turn it is; NULL unless active
+    result TEXT NOT NULL DEFAULT '*',   -- 1-0, 0-1 (for the sides), 1/2-1/2, * (none)
+    winner TEXT,
+    reason TEXT,                        -- as printed: "checkmate", "bob resigned", "adjudicated by ..."
+    offer TEXT CHECK (offer IN ('draw', 'undo')),   -- the pending proposal, if any ...
+    offer_by TEXT,                      -- ... and who made it
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    remind_at TEXT,                     -- when to remind to_move; NULL: no reminder due
+    deadline TEXT,                      -- when to_move loses on time; NULL: no time limit
+    UNIQUE (variant, board)
+);
+CREATE INDEX games_player1 ON games (player1, status, finished_at);
+CREATE INDEX games_player2 ON games (player2, status, finished_at);
+CREATE INDEX games_to_move ON games (to_move);
+CREATE INDEX games_listing ON games (variant, status, finished_at);
+CREATE INDEX games_running ON games (variant, board) WHERE status = 'active';
+CREATE INDEX games_remind ON games (remind_at) WHERE remind_at IS NOT NULL;
+CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
+
+CREATE TABLE moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,               -- 1 = the first move
+    move TEXT NOT NULL,                 -- canonical coordinates (replayed by rules.Game.from_record)
+    notation TEXT NOT NULL,             -- the game's own notation (WXF), as shown in mails
+    auto INTEGER NOT NULL DEFAULT 0,    -- 1: played from the player's queue
+    played_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+
+CREATE TABLE premoves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    move TEXT NOT NULL,                 -- as the player wrote it; judged when it is played
+    queued_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE observers (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    since TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX observers_user ON observers (user_id);
+
+-- The game record: who did what besides moving (offers, resignations, admin rulings with reasons).
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    user_id TEXT,
+    detail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX events_game ON events (game_id);
+
+CREATE TABLE ratings (
+    variant TEXT NOT NULL,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    rating REAL NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    losses INTEGER NOT NULL DEFAULT 0,
+    draws INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (variant, user_id)
+) WITHOUT ROWID;
+CREATE INDEX ratings_order ON ratings (variant, rating DESC);
+"""
+
+MIGRATIONS: list[str] = [
+    MAIL,
+    GAMES,
+]

@@ -1,0 +1,87 @@
+"""The SQLite database: opening it safely, migrating it, and one way to write to it.
+
+Every write happens inside `transaction(db)`, which takes the write lock up front (BEGIN IMMEDIATE),
+so a busy database shows up at the start of the work as `sqlite3.OperationalError: database is
+locked` after the busy timeout, never half-way through.  WAL with synchronous=FULL makes a commit
+durable before COMMIT returns: that is the moment `pbm deliver` may exit 0 and `pbm serve` may say
+250.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+
+import sqlite_utils
+
+from pbm.config import Config
+from pbm.schema import MIGRATIONS
+
+DB_NAME = "pbm.sqlite3"
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer pbm; running an older one could damage it."""
+
+
+def open_db(config: Config) -> sqlite_utils.Database:
+    """Open (creating and migrating if needed) the database in the configured data directory."""
+    data_dir = config.storage.data_dir
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # isolation_level=None: no implicit transactions; `transaction()` says where they are.
+    conn = sqlite3.connect(data_dir / DB_NAME, timeout=config.storage.busy_timeout, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    db = sqlite_utils.Database(conn)
+    _migrate(db)
+    return db
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises.  Does not nest."""
+    if db.conn.in_transaction:
+        raise RuntimeError("transaction() does not nest; a transaction is already open")
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.conn.execute("COMMIT")
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
+        raise
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    if not db["schema_version"].exists():
+        return 0
+    row = db.execute("SELECT max(version) FROM schema_version").fetchone()
+    return row[0] or 0
+
+
+def timestamp(moment: datetime) -> str:
+    """A UTC time as fixed-width text, so that times stored in the database sort and compare."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%fZ")
+
+
+def parse_timestamp(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def _migrate(db: sqlite_utils.Database) -> None:
+    if schema_version(db) == len(MIGRATIONS):
+        return                          # the usual case: no write lock needed
+    with transaction(db):
+        version = schema_version(db)    # again, under the lock: another process may have migrated
+        if version > len(MIGRATIONS):
+            raise SchemaTooNew(f"database schema version {version} is newer than this pbm "
+                               f"({len(MIGRATIONS)}); upgrade pbm")
+        if version == 0:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                       "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            db.executescript(script)
+            db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                       [number, timestamp(datetime.now(timezone.utc))])

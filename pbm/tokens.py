@@ -1,0 +1,49 @@
+"""Reply-To tokens: a player answers a game mail with just the move, no user id or password.
+
+Every game mail to a player carries `Reply-To: pbm+xiangqi-101-alice-k3f9q2ab@host`.  The last part
+is an HMAC of the rest under the server secret, so only mail the server sent to that player (or
+that the player forwarded) holds a working token; forging one means guessing 40 bits by mail.
+Tokens do not expire: a token for a finished game is still genuine, and the command layer answers
+"the game is over" rather than "bad token".
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+
+MAC_LENGTH = 8      # base32 characters = 40 bits
+
+_TOKEN = re.compile(r"^([a-z][a-z0-9]*)-(\d+)-([a-z][a-z0-9_]*)-([a-z2-7]+)$")
+
+
+def _mac(secret: bytes, text: str) -> str:
+    digest = hmac.new(secret, text.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:MAC_LENGTH]
+
+
+def make(secret: bytes, variant: str, board: int, user: str) -> str:
+    """The token of `user` for board `board` of `variant`."""
+    text = f"{variant}-{board}-{user}"
+    return f"{text}-{_mac(secret, text)}"
+
+
+def check(secret: bytes, token: str) -> tuple[str, int, str] | None:
+    """(variant, board, user) for a genuine token, else None.
+
+    Case-insensitive, because some mail systems change the case of local parts.
+    """
+    found = _TOKEN.match(token.strip().lower())
+    if not found:
+        return None
+    variant, board, user, mac = found.groups()
+    if not hmac.compare_digest(mac, _mac(secret, f"{variant}-{board}-{user}")):
+        return None
+    return variant, int(board), user
+
+
+def reply_address(server_address: str, token: str) -> str:
+    """`local+TOKEN@domain` for the server's `local@domain`."""
+    local, _, domain = server_address.rpartition("@")
+    return f"{local}+{token}@{domain}"

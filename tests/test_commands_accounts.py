@@ -1,0 +1,195 @@
+"""Server commands over real mail bytes: signup, change password/address, signoff, help, list,
+and the errors of each -- with every mail scanned for the passwords used."""
+from __future__ import annotations
+
+import pytest
+
+from postoffice import PASSWORDS, PostOffice, flat, text
+
+
+@pytest.fixture
+def post(tmp_path):
+    office = PostOffice(tmp_path)
+    yield office
+    office.assert_no_password_sent()
+
+
+def test_signup_welcomes_and_stores_only_a_hash(post):
+    [welcome] = post.send("signup Alice Sw0rdfish")
+    assert welcome["To"] == "alice@example.org"
+    assert welcome["Auto-Submitted"] == "auto-replied"
+    assert "You are signed up as alice" in flat(welcome)
+    [(stored,)] = post.db.execute("SELECT password FROM users WHERE id = 'alice'").fetchall()
+    assert stored.startswith("scrypt$16384$8$1$") and "Sw0rdfish" not in stored
+
+
+def test_signup_with_addresses_sends_game_mail_to_the_first(post):
+    post.send("signup bob Hunter22 Bob@Home.example.org bob@work.example.org", sender="x@example.org")
+    assert post.db.execute("SELECT address, position FROM addresses WHERE user_id = 'bob' ORDER BY position"
+                           ).fetchall() == [("bob@home.example.org", 0), ("bob@work.example.org", 1)]
+    post.signup("alice")
+    mails = post.send("xiangqi challenge alice bob", sender="alice@example.org")
+    assert [m["To"] for m in mails] == ["alice@example.org", "bob@home.example.org"]
+
+
+@pytest.mark.parametrize("subject, problem", [
+    ("signup 1alice Sw0rdfish", "cannot be a user id: a user id is 2 to 16 letters"),
+    ("signup next Sw0rdfish", "next is a word the commands use"),
+    ("signup alice abc", "a password is 4 to 64 characters"),
+    ("signup alice alice", "may not be the same as the user id"),
+    ("signup alice Sw0rdfish not-an-address", "not-an-address is not a mail address"),
+    ("signup alice Sw0rdfish pbm+x@pbm.test", "is this server's own address"),
+    ("signup alice", "signup takes 2 to 7 words after the verb, and your command has 1"),
+])
+def test_signup_errors_say_what_would_be_right(post, subject, problem):
+    [error] = post.send(subject)
+    assert error["Subject"] == "pbm test error"
+    assert problem in flat(error)
+    assert "Usage:\n    signup USERID PASSWORD [ADDRESS...]" in text(error)
+
+
+def test_signup_twice_is_refused_without_quoting_the_password(post):
+    post.signup("alice")
+    [error] = post.send("signup alice Sw0rdfish", sender="other@example.org")
+    assert "The user id alice is already taken" in flat(error)
+    assert "signup alice ********" in flat(error)
+
+
+def test_a_password_starting_with_a_dash_is_refused(post):
+    # "-secret" reads as a parameter, so the command lacks its password; nothing may be quoted back
+    [error] = post.send("signup alice -Sw0rdfish")
+    assert "Sw0rdfish" not in text(error) and "signup ******** ********" in flat(error)
+
+
+def test_change_password(post):
+    post.signup("alice")
+    [done] = post.send("change password alice Sw0rdfish N3w-pass")
+    assert done["Subject"] == "pbm test: password changed for alice"
+    [error] = post.send("change password alice Sw0rdfish Other-pw")
+    assert "Invalid password for alice" in flat(error)
+    assert "change password alice ******** ********" in flat(error)
+    assert "N3w-pass" not in text(done) + text(error)
+    [done] = post.send("change password alice N3w-pass Sw0rdfish")
+    assert "has been changed" in flat(done)
+
+
+def test_change_address(post):
+    post.signup("alice")
+    [done] = post.send("change address alice Sw0rdfish alice@new.example.org alice@example.org")
+    assert "Game mail goes to alice@new.example.org" in flat(done)
+    [error] = post.send("change address alice Sw0rdfish")
+    assert "change address takes 3 to 7 words" in flat(error)
+    assert "change address ******** ********" in flat(error)
+
+
+def test_signoff_waits_for_running_games(post):
+    post.signup("alice", "bob")
+    board = post.challenge()
+    [error] = post.send("signoff alice Sw0rdfish")
+    assert f"alice still plays in Xiangqi Board {board}" in flat(error)
+    post.send(f"xiangqi resign {board} alice Sw0rdfish")
+    [done] = post.send("signoff alice Sw0rdfish")
+    assert "alice has signed off" in flat(done)
+    [error] = post.send(f"xiangqi show {board}")
+    assert "There is no Xiangqi Board 101 (it was declined and deleted)" in flat(error)
+    [error] = post.send("change password alice Sw0rdfish Whatever1")
+    assert "alice has signed off; that account can no longer be used" in flat(error)
+    [error] = post.send("signup alice Sw0rdfish")
+    assert "already taken" in flat(error)
+
+
+def test_wrong_password_and_unknown_user_mask_every_unchecked_word(post):
+    post.signup("alice", "bob")
+    board = post.challenge()
+    # user id and password swapped: the "user id" is the password, so it must not be quoted
+    [error] = post.send(f"xiangqi move {board} Sw0rdfish alice h3e3")
+    assert "The user id in your command is not registered here" in flat(error)
+    assert f"xiangqi move {board} ******** ******** ********" in flat(error)
+    # password and move swapped
+    [error] = post.send(f"xiangqi move {board} alice h3e3 Sw0rdfish")
+    assert "Invalid password for alice" in flat(error)
+    assert f"xiangqi move {board} alice ******** ********" in flat(error)
+    # too few words: nothing but the verb and numbers
+    [error] = post.send(f"xiangqi move {board} alice Sw0rdfish")
+    assert f"xiangqi move {board} ******** ********" in flat(error)
+    # an unknown verb
+    [error] = post.send(f"xiangqi mvoe2 {board} alice Sw0rdfish h3e3")
+    assert "xiangqi has no command \"mvoe2\"" in flat(error)
+    assert f"xiangqi mvoe2 {board} ******** ******** ********" in flat(error)
+
+
+def test_help_pages(post):
+    [page] = post.send("help")
+    assert page["Subject"] == "pbm test help"
+    body = text(page)
+    for usage in ("signup USERID PASSWORD [ADDRESS...]", "GAME move BOARD USERID PASSWORD MOVE[#N]",
+                  "GAME adjudicate BOARD ADMINID PASSWORD WINNER|draw [REASON...]", "all show USERID"):
+        assert usage in body
+    [page] = post.send("help mvoe")
+    assert page["Subject"] == "pbm test help: move" and "received" not in text(page)
+    assert "GAME move BOARD USERID PASSWORD MOVE[#N]" in flat(page)
+    [page] = post.send("help change password")
+    assert "change password USERID OLD NEW" in flat(page)
+    [page] = post.send("help multiple")
+    assert "up to the first blank line" in flat(page)
+    [page] = post.send("help reply")
+    assert "No user id or password is needed" in flat(page)
+    [error] = post.send("help chess")
+    assert "There is no help on \"chess\"" in flat(error)
+
+
+def test_game_help_has_the_rules_the_board_and_the_commands(post):
+    for subject in ("xiangqi help", "help xiangqi", "XIANGQI HELP"):
+        [page] = post.send(subject)
+        assert page["Subject"] == "Xiangqi help"
+        body = text(page)
+        assert "The Soldier can never move backward" not in body      # rewritten, not pasted
+        assert "Cannons capture by jumping over exactly one piece" in " ".join(body.split())
+        assert "10  bR--bH--bE--bG--bK--bG--bE--bH--bR 10   Black" in body
+        assert "xiangqi queue BOARD USERID PASSWORD MOVE|clear" in body
+
+
+def test_list_and_unknown_commands(post):
+    [page] = post.send("list")
+    assert "xiangqi      Xiangqi      0 running games" in text(page)
+    [error] = post.send("hello there")
+    assert error["Subject"] == "pbm test error"
+    assert "There is no command \"hello\"" in flat(error)
+    [error] = post.send("move 101 alice x h3e3")
+    assert "Game commands start with the game's name, for example \"xiangqi move ...\"" in flat(error)
+    [error] = post.send("janggi help")
+    assert "Janggi is not played on this server yet" in flat(error) or "Janggi help" == error["Subject"]
+
+
+def test_empty_subject_reads_the_first_body_line(post):
+    [welcome] = post.send("", "signup alice Sw0rdfish\nHello!")
+    assert welcome["Subject"] == "Welcome to pbm test, alice"
+
+
+def test_multiple_runs_each_line_until_the_first_blank_line(post):
+    mails = post.send("multiple", "signup alice Sw0rdfish\nsignup alice Sw0rdfish\n"
+                                  "signup bob Hunter22 bob@example.org\n\nsignup carol c4rol-pw\n")
+    assert [m["Subject"] for m in mails] == ["Welcome to pbm test, alice", "pbm test error",
+                                             "Welcome to pbm test, bob"]
+    assert post.db.execute("SELECT id FROM users ORDER BY id").fetchall() == [("alice",), ("bob",)]
+
+
+def test_no_password_in_any_mail(post):
+    """The fixture scans every mail at teardown; this test makes sure it has mails to scan."""
+    post.signup(*PASSWORDS)
+    assert len(post.sent) == len(PASSWORDS)
+
+
+def test_passwords_can_be_checked_before_the_write_transaction(post):
+    """precheck_passwords reads only, and leaves a right password remembered for handle()."""
+    from pbm import accounts, commands
+
+    post.signup("alice")
+    accounts._verified.clear()
+    commands.precheck_passwords(post.db, "Re: signoff alice WRONG-pw", "")
+    commands.precheck_passwords(post.db, "multiple", "change password nobody x y\nhelp\n")
+    assert not accounts._verified
+    commands.precheck_passwords(post.db, "multiple", "xiangqi move 101 alice Sw0rdfish h3e3\n\nhi")
+    [(stored,)] = post.db.execute("SELECT password FROM users WHERE id = 'alice'").fetchall()
+    assert list(accounts._verified) == [stored]
+    assert post.db.execute("SELECT count(*) FROM games").fetchone() == (0,)

@@ -1,0 +1,87 @@
+"""Crashes (a real SIGKILL, see pbm/faults.py) between commit and sending, and while sending: after
+the restart every reply is sent exactly once."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import smtplib
+from email import message_from_bytes, policy
+
+import pytest
+
+from conftest import PbmEnv
+
+KILLED = -signal.SIGKILL
+
+
+def assert_each_reply_sent_once(env: PbmEnv) -> None:
+    rows = env.query("SELECT message_id, status FROM outbox")
+    assert rows and {status for _, status in rows} == {"sent"}
+    in_maildir = [message_from_bytes(path.read_bytes(), policy=policy.default)["Message-ID"]
+                  for path in env.outbox_files()]
+    assert sorted(in_maildir) == sorted(message_id for message_id, _ in rows)
+
+
+def test_deliver_killed_between_commit_and_sending(pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("help")
+
+    assert pbm_env.deliver(msg, PBM_FAULT="after-commit").returncode == KILLED
+    assert pbm_env.outbox_files() == []
+    assert {s for (s,) in pbm_env.query("SELECT status FROM outbox")} == {"queued"}
+
+    assert pbm_env.deliver(msg).returncode == 0        # the MTA delivers again: no exit 0 yet
+    assert_each_reply_sent_once(pbm_env)
+    assert pbm_env.query("SELECT count(*) FROM inbound") == [(1,)]
+
+
+def test_deliver_killed_while_sending(pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("help")
+
+    assert pbm_env.deliver(msg, PBM_FAULT="while-sending").returncode == KILLED
+    [written] = pbm_env.outbox_files()          # handed over, but not yet marked sent
+    assert pbm_env.query("SELECT status FROM outbox ORDER BY id LIMIT 1") == [("sending",)]
+
+    assert pbm_env.deliver(msg).returncode == 0
+    assert_each_reply_sent_once(pbm_env)
+
+
+def test_killed_while_sending_after_the_reader_took_the_mail(pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("help")
+    assert pbm_env.deliver(msg, PBM_FAULT="while-sending").returncode == KILLED
+    [written] = pbm_env.outbox_files()
+    written.rename(pbm_env.maildir / "cur" / f"{written.name}:2,S")   # a mail client read it
+
+    assert pbm_env.run("outbox", "flush").returncode == 0
+    assert_each_reply_sent_once(pbm_env)
+
+
+def test_serve_killed_between_commit_and_250(pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("help")
+    doomed = pbm_env.start_server(PBM_FAULT="after-commit")
+    with pytest.raises(smtplib.SMTPServerDisconnected):     # died before answering
+        doomed.send(msg)
+    assert doomed.process.wait(30) == KILLED
+    assert pbm_env.outbox_files() == []
+
+    server = pbm_env.start_server()
+    assert server.send(msg) == {}       # the sender had no 250, so it tries again
+    pbm_env.wait_replies()
+    assert server.stop() == 0
+    assert_each_reply_sent_once(pbm_env)
+    assert pbm_env.query("SELECT count(*) FROM inbound") == [(1,)]
+
+
+def test_serve_killed_while_sending(pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("help")
+    doomed = pbm_env.start_server(PBM_FAULT="while-sending")
+    with contextlib.suppress(smtplib.SMTPServerDisconnected):
+        doomed.send(msg)                # 250, or the connection dies with the server
+    assert doomed.process.wait(30) == KILLED
+    assert pbm_env.outbox_files()
+
+    server = pbm_env.start_server()     # takes over the dead process's claim
+    server.send(msg)
+    server.send(pbm_env.message("help"))
+    pbm_env.wait_replies(2)
+    assert server.stop() == 0
+    assert_each_reply_sent_once(pbm_env)
