@@ -7,38 +7,6 @@ MATE_IN_ONE = "4k4/R8/9/9/3P5/5R3/9/4C4/9/3K5 w - - 0 1"        # d6e6: the sold
 STALEMATE_IN_ONE = "4k4/9/R8/9/9/5R3/9/9/9/3K5 w - - 0 1"   # a8a9 leaves Black's king no move
 TANDEM_CANNONS = "5k3/9/9/9/4C4/4C4/9/9/9/3K5 w - - 0 1"
 
-# Seed 004's start diagram, with Black for pbmserv's Green (spec/games.md: colour prefix r/b).
-SEED_BOARD = """\
-     A   B   C   D   E   F   G   H   I
-
-10  bR--bH--bE--bG--bK--bG--bE--bH--bR 10   Black
-     |   |   |   | \\ | / |   |   |   |
- 9   +---+---+---+---+---+---+---+---+  9
-     |   |   |   | / | \\ |   |   |   |
- 8   +--bC---+---+---+---+---+--bC---+  8
-     |   |   |   |   |   |   |   |   |
- 7  bS---+--bS---+--bS---+--bS---+--bS  7
-     |   |   |   |   |   |   |   |   |
- 6   +---+---+---+---+---+---+---+---+  6
-     |         R  I  V  E  R         |
- 5   +---+---+---+---+---+---+---+---+  5
-     |   |   |   |   |   |   |   |   |
- 4  rS---+--rS---+--rS---+--rS---+--rS  4
-     |   |   |   |   |   |   |   |   |
- 3   +--rC---+---+---+---+---+--rC---+  3
-     |   |   |   | \\ | / |   |   |   |
- 2   +---+---+---+---+---+---+---+---+  2
-     |   |   |   | / | \\ |   |   |   |
- 1  rR--rH--rE--rG--rK--rG--rE--rH--rR  1   Red
-
-     A   B   C   D   E   F   G   H   I
-"""
-
-
-def test_start_board_is_the_pbmserv_board():
-    assert rules.Game.new("xiangqi").board() == SEED_BOARD
-
-
 def test_board_shows_moved_pieces():
     g = rules.Game.new("xiangqi")
     g.play("h3e3")
