@@ -71,3 +71,44 @@ def test_commands_through_pbm_deliver(pbm_env):
     declined = pbm_env.replies()
     assert "Game declined (bob declined the challenge)" in body(declined[0])
     assert_no_password(pbm_env)
+
+
+def test_error_paths_and_an_admin_ruling_through_pbm_deliver(pbm_env):
+    """The error answers of mail.md, each from a real `pbm deliver` process, and an adjudication."""
+    pbm_env.mail("signup alice Sw0rdfish")
+    pbm_env.mail("signup bob Hunter22", sender="bob@example.org")
+    pbm_env.mail("signup root R00t-admin", sender="root@example.org")
+    pbm_env.mail("xiangqi challenge alice bob", sender="mallory@example.org")
+    pbm_env.mail("xiangqi challenge alice bob")
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish e4e6")
+    pbm_env.mail("xiangqi move 101 alice wrong-pw h3e3")
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish h3e3#4")
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish zz9")
+    pbm_env.mail("xiangqi mvoe 101 alice Sw0rdfish h3e3")            # the pbmserv alias plays
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish h10g8")
+    pbm_env.mail("xiangqi frobnicate 101")
+    pbm_env.mail("xiangqi adjudicate 101 alice Sw0rdfish alice")     # alice is no admin
+    pbm_env.mail("xiangqi adjudicate 101 root R00t-admin bob lost on time at the club",
+                 sender="root@example.org")
+    texts = [(m["To"], m["Subject"], body(m)) for m in pbm_env.replies()]
+    errors = [text for to, subject, text in texts if subject.endswith("Error") or "error" in subject]
+    expected = [
+        "registered",                                   # challenge from a stranger's address
+        "e4e6 is not a legal move: the soldier on e4 can go to e5",
+        "Invalid password for alice",
+        "received as move #4",
+        "zz9",
+        "It is not your move on Xiangqi Board 101",
+        "frobnicate",
+        "admin",
+    ]
+    assert len(errors) == len(expected), [t[:2] for t in texts]
+    for text, fragment in zip(errors, expected):
+        assert fragment in text, text
+    ruling = [text for to, subject, text in texts if "Game won by bob" in text]
+    assert {to for to, subject, text in texts if "Game won by bob" in text} >= {
+        "alice@example.org", "bob@example.org"}
+    assert all("root" in text and "lost on time at the club" in text for text in ruling)
+    raw = b"".join(p.read_bytes() for p in pbm_env.outbox_files())
+    for password in ("Sw0rdfish", "Hunter22", "R00t-admin", "wrong-pw"):
+        assert password.encode() not in raw
