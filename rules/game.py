@@ -191,7 +191,10 @@ class Game:
             return (f"{self._piece_on(fr)} is {v.side_names[code & 1]}'s and it is "
                     f"{v.side_names[pos.side]}'s move")
         target = pos.board[to]
-        legal_here = sorted(name(v, m[1]) for m in self._legal_moves() if m[0] == fr)
+        # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
+        dests = sorted((m[1] for m in self._legal_moves() if m[0] == fr),
+                       key=lambda sq: (sq % v.width, sq // v.width))
+        legal_here = [name(v, sq) for sq in dests]
         options = (f"{self._piece_on(fr)} can go to {', '.join(legal_here)}" if legal_here
                    else f"{self._piece_on(fr)} has no legal move")
         if target and target & 1 == pos.side:
