@@ -86,10 +86,6 @@ class Game:
     def side_names(self) -> tuple[str, str]:
         return self.variant.side_names
 
-    @property
-    def warnings(self) -> list[str]:
-        return []
-
     def fen(self) -> str:
         return format_fen(self.position)
 

@@ -46,7 +46,7 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
             lines.append(f"{board.offer_by} has proposed a draw.")
         elif board.offer == "undo":
             lines.append(f"{board.offer_by} has asked to take back their last move.")
-        return lines + list(game.warnings)
+        return lines
     if board.status == games.CANCELLED:
         return [f"Game cancelled ({board.reason})."]
     if board.status == games.DECLINED:
