@@ -1,16 +1,14 @@
-"""Xiangqi test positions: published perft figures, hand-made edge cases, and the pyffish oracle.
+"""Xiangqi test positions: published perft figures, hand-made edge cases, and seeded random playouts
+played by Fairy-Stockfish (pyffish).
 
-The differential test (test_pyffish_diff.py) needs Fairy-Stockfish's answer (legal moves, the WXF
-string of every legal move, check, mate/stalemate, FEN) for a few thousand positions. pyffish rebuilds
-its variant tables on every call (about 2 ms each), so asking it live for ~60,000 WXF strings would
-take minutes. Instead this module plays seeded random playouts with pyffish once and stores its
-answers in ``data/xiangqi_pyffish.json.gz``; the test compares the rules core with that file and
-re-asks live pyffish about a sample of it, so a stale file is caught too.
-
-Regenerate (deterministic for a given pyffish version) or verify the whole file against pyffish:
+`playout(plan, checking_moves)` plays one seeded random game with pyffish and yields pyffish's
+verdicts (FEN, legal moves, check, result) on every position as it goes; test_pyffish_diff.py compares
+the rules core with them live. The same playouts, with pyffish's WXF string for every legal move, are
+also stored in ``data/xiangqi_pyffish.json.gz`` for the command-line tests (test_rules_cli.py), which
+want fixed named positions without asking pyffish themselves:
 
     python tests/xiangqi_positions.py            # rewrite tests/data/xiangqi_pyffish.json.gz
-    python tests/xiangqi_positions.py --check    # recompute everything, report differences
+    python tests/xiangqi_positions.py --check    # replay with pyffish, report if the file differs
 
 pyffish is GPL: it is imported only inside the functions that need it, and only tests use them.
 """
@@ -18,10 +16,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import random
 import re
 import sys
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,8 +66,8 @@ EDGE_FENS: list[str] = [
 
 # How the playouts are drawn. Each playout has its own seeded RNG, so the set does not depend on the
 # order in which worker processes finish. "capture" is the chance of picking a capture when there is
-# one (high values reach endgames, mates and stalemates); "check" the chance of looking for a checking
-# move first.
+# one (high values reach endgames, mates and stalemates); "check" the chance of trying checking moves
+# first.
 @dataclass(frozen=True)
 class PlayoutPlan:
     name: str
@@ -113,22 +113,36 @@ def split_move(move: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def _pyffish_position(fen: str) -> dict:
-    """pyffish's verdicts on one position."""
-    import pyffish as sf
-
-    moves = sf.legal_moves(VARIANT, fen, [])
-    record = {
-        "fen": fen,
-        "check": sf.gives_check(VARIANT, fen, []),
-        "wxf": {m: sf.get_san(VARIANT, fen, m, False, sf.NOTATION_XIANGQI_WXF) for m in sorted(moves)},
-        "result": None if moves else sf.game_result(VARIANT, fen, []),
-    }
-    return record
+def tandem_files(fen: str) -> bool:
+    """Whether some file holds two or more of the same piece of one side: the positions where WXF
+    needs front/rear markers or numbered soldier columns."""
+    files = [square[0] + piece for square, piece in board(fen).items()]
+    return len(files) != len(set(files))
 
 
-def _play(plan: PlayoutPlan) -> dict:
-    """One seeded random playout; it stops at game end, before any repeated position (so no
+@dataclass(frozen=True)
+class Verdicts:
+    """pyffish's answers about one position of a playout: `move` (None at ply 0) led here from
+    `previous_fen`; `result` is pyffish's game_result when there is no legal move."""
+    ply: int
+    move: str | None
+    previous_fen: str | None
+    fen: str
+    legal: tuple[str, ...]
+    check: bool
+    result: int | None
+
+
+CheckingMoves = Callable[[str, list[str]], list[str]]
+
+
+def playout(plan: PlayoutPlan, checking_moves: CheckingMoves) -> Iterator[Verdicts]:
+    """One seeded random playout, asking pyffish about every position as it is reached.
+
+    `checking_moves(fen, moves)` -- those of `moves` that give check, in order -- only steers the
+    check-hunting: asking pyffish for each candidate would cost one call per candidate, so the live
+    test passes the rules core's answer, the stored-file builder pyffish's; while the two agree, the
+    playouts are identical. The playout stops at game end, before any repeated position (so no
     repetition rule can interfere) and after 50 plies without capture (long before the 120-ply draw;
     bare-king endings would otherwise shuffle on for a long time)."""
     import pyffish as sf
@@ -140,10 +154,13 @@ def _play(plan: PlayoutPlan) -> dict:
         raise ValueError(f"{plan.name}: {fen} is not a canonical FEN of a position that can arise")
     rng = random.Random(f"pbm-xiangqi-{plan.name}")
     seen = {tuple(fen.split()[:2])}
-    moves: list[str] = []
-    positions = [_pyffish_position(fen)]
-    while len(moves) < plan.max_plies and positions[-1]["wxf"] and int(fen.split()[4]) < 50:
-        legal = sorted(positions[-1]["wxf"])
+    move = previous_fen = None
+    for ply in itertools.count():
+        legal = sorted(sf.legal_moves(VARIANT, fen, []))
+        yield Verdicts(ply, move, previous_fen, fen, tuple(legal), sf.gives_check(VARIANT, fen, []),
+                       None if legal else sf.game_result(VARIANT, fen, []))
+        if ply >= plan.max_plies or not legal or int(fen.split()[4]) >= 50:
+            return
         rng.shuffle(legal)
         occupied = board(fen)
         captures = [m for m in legal if split_move(m)[1] in occupied]
@@ -151,52 +168,52 @@ def _play(plan: PlayoutPlan) -> dict:
         if captures and rng.random() < plan.capture:
             candidates = captures + [m for m in legal if m not in captures]
         if rng.random() < plan.check:
-            checks = [m for m in candidates[:20] if sf.gives_check(VARIANT, fen, [m])]
+            checks = checking_moves(fen, candidates[:20])
             candidates = checks + [m for m in candidates if m not in checks]
         for move in candidates[:8]:
             next_fen = sf.get_fen(VARIANT, fen, [move])
             if tuple(next_fen.split()[:2]) not in seen:
                 break
         else:
-            break  # every tried move repeats a position: end the playout here
+            return  # every tried move repeats a position: end the playout here
         seen.add(tuple(next_fen.split()[:2]))
-        moves.append(move)
-        fen = next_fen
-        positions.append(_pyffish_position(fen))
+        previous_fen, fen = fen, next_fen
+
+
+def _pyffish_checking_moves(fen: str, moves: list[str]) -> list[str]:
+    import pyffish as sf
+
+    return [m for m in moves if sf.gives_check(VARIANT, fen, [m])]
+
+
+def _stored_playout(plan: PlayoutPlan) -> dict:
+    """A playout as the stored file holds it: pyffish's verdicts and WXF string for every legal move."""
+    import pyffish as sf
+
+    verdicts = list(playout(plan, _pyffish_checking_moves))
+    positions = [
+        {
+            "fen": v.fen,
+            "check": v.check,
+            "wxf": {m: sf.get_san(VARIANT, v.fen, m, False, sf.NOTATION_XIANGQI_WXF) for m in v.legal},
+            "result": v.result,
+        }
+        for v in verdicts
+    ]
+    moves = [v.move for v in verdicts[1:]]
     return {"name": plan.name, "start_fen": plan.start_fen, "moves": moves, "positions": positions}
 
 
-def build_oracle(workers: int = 2) -> list[dict]:
-    """All playouts with pyffish's verdicts on every position, in plan order."""
+def build_stored_playouts(workers: int = 2) -> list[dict]:
+    """All playouts in the stored file's form, in plan order."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_play, playout_plans()))
+        return list(pool.map(_stored_playout, playout_plans()))
 
 
 def load_oracle() -> list[dict]:
+    """The stored playouts (see the module docstring)."""
     with gzip.open(ORACLE_PATH, "rt", encoding="utf-8") as f:
         return json.load(f)
-
-
-def verify_position(record: dict) -> list[str]:
-    """Differences between a stored oracle record and live pyffish (empty when it still holds)."""
-    fresh = _pyffish_position(record["fen"])
-    return [
-        f"{record['fen']}: stored {key}={record[key]!r}, pyffish now says {fresh[key]!r}"
-        for key in ("check", "wxf", "result")
-        if fresh[key] != record[key]
-    ]
-
-
-def verify_fens(playout: dict) -> list[str]:
-    """The stored FEN after each prefix must be pyffish.get_fen of that move sequence."""
-    import pyffish as sf
-
-    problems = []
-    for ply, record in enumerate(playout["positions"]):
-        fen = sf.get_fen(VARIANT, playout["start_fen"], playout["moves"][:ply])
-        if fen != record["fen"]:
-            problems.append(f"{playout['name']} ply {ply}: stored {record['fen']}, pyffish {fen}")
-    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,24 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="verify the stored file instead of writing it")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    playouts = build_stored_playouts(args.workers)
     if args.check:
-        stored = load_oracle()
-        problems = []
-        for playout in stored:
-            problems += verify_fens(playout)
-            for record in playout["positions"]:
-                problems += verify_position(record)
-        fresh = build_oracle(args.workers)
-        if fresh != stored:
-            problems.append("regenerating the playouts gives a different file (pyffish version changed?)")
-        print("\n".join(problems) or "oracle file matches pyffish")
-        return 1 if problems else 0
-    oracle = build_oracle(args.workers)
+        if playouts != load_oracle():
+            print(f"{ORACLE_PATH} is not what pyffish plays and says now (pyffish version changed?)")
+            return 1
+        print(f"{ORACLE_PATH} matches pyffish")
+        return 0
     ORACLE_PATH.parent.mkdir(exist_ok=True)
     with gzip.GzipFile(ORACLE_PATH, "wb", mtime=0) as raw:
-        raw.write(json.dumps(oracle, separators=(",", ":")).encode("utf-8"))
-    count = sum(len(p["positions"]) for p in oracle)
-    print(f"wrote {ORACLE_PATH}: {len(oracle)} playouts, {count} positions")
+        raw.write(json.dumps(playouts, separators=(",", ":")).encode("utf-8"))
+    count = sum(len(p["positions"]) for p in playouts)
+    print(f"wrote {ORACLE_PATH}: {len(playouts)} playouts, {count} positions")
     return 0
 
 
