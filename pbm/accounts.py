@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import os
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
@@ -75,6 +76,7 @@ def address_problem(address: str) -> str | None:
 
 _PROCESS_KEY = os.urandom(32)
 _verified: OrderedDict[str, bytes] = OrderedDict()     # stored hash -> HMAC of the password
+_verified_lock = threading.Lock()                      # checks run in several threads of pbm serve
 _VERIFIED_MAX = 10_000
 
 
@@ -86,10 +88,7 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, stored: str) -> bool:
-    seen = hmac.new(_PROCESS_KEY, password.encode(), hashlib.sha256).digest()
-    known = _verified.get(stored)
-    if known is not None and hmac.compare_digest(known, seen):
-        _verified.move_to_end(stored)
+    if _known(password, stored):
         return True
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
@@ -100,10 +99,30 @@ def verify_password(password: str, stored: str) -> bool:
         return False
     if scheme != "scrypt" or not hmac.compare_digest(actual, expected):
         return False
-    _verified[stored] = seen
-    if len(_verified) > _VERIFIED_MAX:
-        _verified.popitem(last=False)
+    remember_verified(password, stored)
     return True
+
+
+def remember_verified(password: str, stored: str) -> None:
+    """Remember that `password` is right for the hash `stored`: checked with scrypt here, or in
+    `pbm serve` by the SMTP process that passed the message on (pbm.smtp_listener)."""
+    with _verified_lock:
+        _verified[stored] = _mac(password)
+        if len(_verified) > _VERIFIED_MAX:
+            _verified.popitem(last=False)
+
+
+def _known(password: str, stored: str) -> bool:
+    with _verified_lock:
+        known = _verified.get(stored)
+        if known is None or not hmac.compare_digest(known, _mac(password)):
+            return False
+        _verified.move_to_end(stored)
+        return True
+
+
+def _mac(password: str) -> bytes:
+    return hmac.new(_PROCESS_KEY, password.encode(), hashlib.sha256).digest()
 
 
 # --- storage -----------------------------------------------------------------------------------------

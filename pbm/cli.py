@@ -31,10 +31,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
+    configure_logging(config)
+    return args.run(config, args)
+
+
+def configure_logging(config: Config) -> None:
+    """Logs go to stderr, at the configured level (also in the SMTP processes of `pbm serve`)."""
     logging.basicConfig(stream=sys.stderr, level=config.server.log_level.upper(),
                         format="%(asctime)s pbm[%(process)d] %(levelname)s %(name)s: %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)    # aiosmtpd's chatter per connection
-    return args.run(config, args)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -70,8 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
     from pbm import serve
-    serve.run(config)
-    return EX_OK
+    return EX_OK if serve.run(config) else EX_SOFTWARE
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:

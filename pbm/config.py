@@ -42,6 +42,7 @@ class SmtpSection:
     listen: str = "127.0.0.1:2525"
     max_message_size: int = 25 * 1024 * 1024
     hostname: str = ""                  # name in the SMTP greeting; "" = the machine's name
+    processes: int = 0                  # SMTP processes besides the main one; 0 = it speaks SMTP
 
     @property
     def host(self) -> str:
@@ -194,6 +195,8 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [outbound] ssl and starttls exclude each other")
     if "@" not in config.server.address:
         raise ConfigError(f"{path}: [server] address must be a mail address, not {config.server.address!r}")
+    if not 0 <= config.smtp.processes <= 64:
+        raise ConfigError(f"{path}: [smtp] processes must be 0 to 64, not {config.smtp.processes}")
     if config.smtp.max_message_size < 1024:
         raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
     try:

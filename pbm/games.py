@@ -8,12 +8,15 @@ in the row.  Every query here is served by an index (see migration 2 in pbm.sche
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
-import rules
 import sqlite_utils
 
+import rules
 from pbm.store import timestamp
 
 # The games the server knows besides their rules: how mails and help pages name them.  A game is
@@ -35,8 +38,8 @@ def served() -> list[str]:
     return [name for name in TITLES if name in known]
 
 
-@dataclass(frozen=True)
-class PlayedMove:
+class PlayedMove(NamedTuple):
+    """One stored move (a tuple: every command loads a whole game's worth of them)."""
     move: str           # coordinates
     notation: str       # the game's own notation
     auto: bool          # played from the player's queue
@@ -93,8 +96,43 @@ class Board:
         return self.first_turn if user == self.player1 else "bw"["wb".index(self.first_turn)]
 
     def replay(self) -> rules.Game:
-        return rules.Game.from_record(self.variant, self.params or None, self.start_fen,
-                                      [m.move for m in self.moves], [m.notation for m in self.moves])
+        """The game as stored, played through by the rules core.
+
+        A game this thread left with `remember()` is used instead when its record is exactly this
+        board's (replaying costs a millisecond in a long game, on every move); it is handed out
+        once, so two callers never share one Game, and a command rolled back after it was
+        remembered leaves a record that no longer matches, so it is replayed.
+        """
+        moves = [m.move for m in self.moves]
+        kept = _remembered.games.pop(self.id, None)
+        if kept is not None and kept[0] == self._record_key() and kept[1].moves == moves:
+            return kept[1]
+        return rules.Game.from_record(self.variant, self.params or None, self.start_fen, moves,
+                                      [m.notation for m in self.moves])
+
+    def _record_key(self) -> tuple:
+        """What, besides the moves, makes a game: the same key and moves give the same Game."""
+        return self.variant, json.dumps(self.params, sort_keys=True), self.start_fen
+
+
+class _Remembered(threading.local):
+    """Per thread: the Game of boards just played on, for the next `Board.replay()` of each."""
+
+    def __init__(self) -> None:
+        self.games: OrderedDict[int, tuple[tuple, rules.Game]] = OrderedDict()
+
+
+_remembered = _Remembered()
+_REMEMBERED_MAX = 1000
+
+
+def remember(board: Board, game: rules.Game) -> None:
+    """Keep `game` -- `board`'s game as just stored -- for the next `board.replay()` in this thread.
+    The caller must not change `game` afterwards."""
+    _remembered.games[board.id] = (board._record_key(), game)
+    _remembered.games.move_to_end(board.id)
+    if len(_remembered.games) > _REMEMBERED_MAX:
+        _remembered.games.popitem(last=False)
 
 
 _COLUMNS = ("id, variant, board, player1, player2, params, options, start_fen, rated, status, ply, "

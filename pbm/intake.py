@@ -8,6 +8,12 @@ sender must try again (exit 75, SMTP 451).  `pbm deliver` and `pbm poll` use `ac
 `pbm serve` uses `accept_many()` for messages that arrive together: each in its own savepoint,
 one COMMIT for all -- the same guarantees per message, one fsync.
 
+What needs no write lock happens before it, in `prepare()`: parsing, judging automatic mail,
+decoding, and checking the passwords of the commands (scrypt takes tens of milliseconds by design;
+inside the write transaction it would hold up every other message).  `pbm serve` prepares in
+threads of their own while the writer commits other messages -- in its SMTP processes, when it has
+some (pbm.smtp_listener).
+
 A bug in a command must not lose the message or leave the player waiting: the command's changes
 are rolled back (to a savepoint), the message is kept with status "failed", the player is told, and
 the administrators are told the exception type and frames -- never the exception's text, which
@@ -18,19 +24,21 @@ from __future__ import annotations
 import errno
 import logging
 import sqlite3
+import threading
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import Message
 
 import sqlite_utils
 
-from pbm import commands, inbound, outbox
+from pbm import accounts, commands, inbound, outbox
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
-from pbm.messages import Outgoing
-from pbm.store import timestamp, transaction
+from pbm.messages import Inbound, Outgoing
+from pbm.store import open_db, timestamp, transaction
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +76,14 @@ def accept(db: sqlite_utils.Database, config: Config, raw: bytes, mail_from: str
            rcpt_tos: Sequence[str] = (), *, size: int | None = None,
            now: datetime | None = None) -> IntakeResult:
     """Record, judge and answer one inbound message in one transaction."""
-    [result] = accept_many(db, config, [Delivery(raw, mail_from, tuple(rcpt_tos), size)], now)
+    arrival = prepare(db, config, Delivery(raw, mail_from, tuple(rcpt_tos), size))
+    [result] = accept_many(db, config, [arrival], now)
     if isinstance(result, Exception):
         raise result
     return result
 
 
-def accept_many(db: sqlite_utils.Database, config: Config, deliveries: Sequence[Delivery],
+def accept_many(db: sqlite_utils.Database, config: Config, arrived: Sequence[Arrival],
                 now: datetime | None = None) -> list[IntakeResult | Exception]:
     """`accept` for messages that arrived together, with a single COMMIT (group commit).
 
@@ -85,7 +94,9 @@ def accept_many(db: sqlite_utils.Database, config: Config, deliveries: Sequence[
     nothing recorded: every result is then the TransientError.
     """
     now = now or datetime.now(timezone.utc)
-    arrived = [_Arrival.of(config, delivery) for delivery in deliveries]
+    for arrival in arrived:
+        for password, stored in arrival.verified:
+            accounts.remember_verified(password, stored)
     results: list[IntakeResult | Exception] = []
     try:
         with transaction(db):
@@ -113,43 +124,100 @@ def accept_many(db: sqlite_utils.Database, config: Config, deliveries: Sequence[
 
 
 @dataclass(frozen=True)
-class _Arrival:
-    """A delivery parsed (before the write lock is taken) and identified."""
-    msg: Message
+class Arrival:
+    """A delivery as `prepare()` leaves it for the writer: identified, judged, decoded, its
+    passwords checked.  Plain data, so that an SMTP process of `pbm serve` can pass it on."""
     raw: bytes                          # what is kept: only the header when too large
     key: str
+    message_id: str | None              # the Message-ID header, if there is one
     size: int
     too_large: bool
     mail_from: str | None
     rcpt_tos: Sequence[str]
-
-    @classmethod
-    def of(cls, config: Config, delivery: Delivery) -> _Arrival:
-        raw = delivery.raw
-        size = len(raw) if delivery.size is None else delivery.size
-        too_large = size > config.smtp.max_message_size
-        if too_large:
-            raw = inbound.header_block(raw)     # keep what identifies it, not the megabytes
-        msg = inbound.parse(raw)
-        return cls(msg, raw, inbound.dedup_key(msg, raw), size, too_large, delivery.mail_from,
-                   tuple(delivery.rcpt_tos))
+    sender: str | None                  # the bare From address (else the envelope sender)
+    automatic: str | None               # why it must not be answered, if so
+    message: Inbound | None             # the decoded command mail; None: decode it in the transaction
+    verified: tuple[tuple[str, str], ...] = field(default=(), repr=False)   # see _check_passwords
 
 
-def _record(db: sqlite_utils.Database, config: Config, arrival: _Arrival,
+def prepare(db: sqlite_utils.Database, config: Config, delivery: Delivery) -> Arrival:
+    """Everything about a delivery that needs no write lock; reads `db` only (for the passwords)."""
+    return _check_passwords(db, _arrive(config, delivery))
+
+
+def _arrive(config: Config, delivery: Delivery) -> Arrival:
+    """Parse, identify, judge and decode a delivery (CPU only: no database, no lock)."""
+    raw = delivery.raw
+    size = len(raw) if delivery.size is None else delivery.size
+    too_large = size > config.smtp.max_message_size
+    if too_large:
+        raw = inbound.header_block(raw)     # keep what identifies it, not the megabytes
+    msg = inbound.parse(raw)
+    mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
+    automatic = inbound.automatic_reason(msg, mail_from, config.server.address)
+    message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
+    return Arrival(raw, inbound.dedup_key(msg, raw), inbound.message_id_header(msg), size, too_large,
+                   mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message)
+
+
+def _check_passwords(db: sqlite_utils.Database, arrival: Arrival) -> Arrival:
+    """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
+    remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
+    passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
+    remembered by the main process too (`accept_many`)."""
+    if arrival.message is None:
+        return arrival
+    verified = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body)
+    return replace(arrival, verified=tuple(verified))
+
+
+class Preparers:
+    """Threads that run `prepare` for `pbm serve`, each on a read connection of its own, while
+    the writer commits other messages."""
+
+    THREADS = 4         # messages prepared at once (a first password check takes ~50 ms of one core)
+
+    def __init__(self, config: Config):
+        self.config = config
+        self._pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="pbm-prepare")
+        self._local = threading.local()
+
+    def prepare(self, delivery: Delivery) -> Future:
+        return self._pool.submit(lambda: prepare(self._db(), self.config, delivery))
+
+    def stop(self) -> None:
+        self._pool.shutdown()
+
+    def _db(self) -> sqlite_utils.Database:
+        if not hasattr(self._local, "db"):
+            self._local.db = open_db(self.config)   # closed with its thread
+        return self._local.db
+
+
+def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,
+             rcpt_tos: Sequence[str]) -> Inbound | None:
+    """The decoded message, or None if decoding fails: `_record` then decodes it again inside its
+    savepoint, where the failure is handled and reported like any failure of a command."""
+    try:
+        return inbound.decode(msg, raw, config.server.address, mail_from, rcpt_tos)
+    except Exception:
+        return None
+
+
+def _record(db: sqlite_utils.Database, config: Config, arrival: Arrival,
             now: datetime) -> IntakeResult:
-    msg, raw, key, mail_from = arrival.msg, arrival.raw, arrival.key, arrival.mail_from
+    raw, key, mail_from = arrival.raw, arrival.key, arrival.mail_from
     earlier = db.execute("SELECT id FROM inbound WHERE dedup_key = ?", [key]).fetchone()
     if earlier:     # most likely redelivered because we died before acknowledging it
         unsent = db.execute("SELECT id FROM outbox WHERE inbound_id = ? AND status IN "
                             "('queued', 'sending') ORDER BY id", [earlier[0]]).fetchall()
         return IntakeResult("duplicate", earlier[0], tuple(row[0] for row in unsent), key)
-    reason = inbound.automatic_reason(msg, mail_from, config.server.address)
-    sender = inbound.author(msg, mail_from)[1] or None
+    reason, sender = arrival.automatic, arrival.sender
     status = "automatic" if reason else "too_large" if arrival.too_large else "processed"
     inbound_id = db.execute(
         "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "
         "size, raw, status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [key, inbound.message_id_header(msg), timestamp(now),
+        [key, arrival.message_id, timestamp(now),
          None if mail_from is None else mail_from.strip("<>"), ",".join(arrival.rcpt_tos), sender,
          arrival.size, raw, status, reason]).lastrowid
     if reason:
@@ -161,7 +229,8 @@ def _record(db: sqlite_utils.Database, config: Config, arrival: _Arrival,
                             tuple(outbox.queue(db, config, [reply], now, inbound_id)), key)
     db.execute("SAVEPOINT command")
     try:
-        message = inbound.decode(msg, raw, config.server.address, mail_from, arrival.rcpt_tos)
+        message = arrival.message or inbound.decode(inbound.parse(raw), raw, config.server.address,
+                                                    mail_from, arrival.rcpt_tos)
         replies = commands.handle(db, config, message, now)
         error_point("command-error")
         ids = outbox.queue(db, config, replies, now, inbound_id)

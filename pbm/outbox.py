@@ -15,23 +15,24 @@ again, with the same Message-ID, so mail clients show it once.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import mailbox
 import os
+import re
 import secrets
 import smtplib
 import socket
 import ssl
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email.charset import QP, Charset
 from email.header import Header
-from email.message import Message
-from email.policy import compat32
 from email.utils import format_datetime, formataddr, make_msgid
 from pathlib import Path
+from typing import TypeVar
 
 import sqlite_utils
 
@@ -43,6 +44,8 @@ from pbm.store import parse_timestamp, timestamp, transaction
 log = logging.getLogger(__name__)
 
 BATCH = 100
+
+T = TypeVar("T")
 
 
 def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
@@ -61,8 +64,11 @@ def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing
 def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     """The complete message for one reply: (Message-ID, bytes with CRLF line ends).
 
-    Built with the compat32 API of `email`: five times faster than EmailMessage, and a move
-    command renders two or more of these inside its transaction.
+    The header block is written directly, not through `email.message.Message` and its generator:
+    a move command renders two or more replies inside the write transaction, and folding every
+    header through `email.header.Header` cost about a millisecond per reply.  A header that needs
+    no folding or encoding (short, printable ASCII: nearly all of them) is written as it is; any
+    other is folded (and encoded) by `email.header.Header`.
     """
     message_id = make_msgid("pbm", domain=config.server.address.rpartition("@")[2])
     references = list(out.references)
@@ -81,19 +87,36 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
         "X-Auto-Response-Suppress": "All",      # asks Exchange & co. for no out-of-office replies
         **out.headers,
     }
-    msg = Message()
-    for name, value in headers.items():
-        if value:
-            if "\r" in value or "\n" in value:
-                raise ValueError(f"line break in the {name} header of a reply")
-            encode = not value.isascii() and name not in ("To", "Reply-To")   # addresses stay whole
-            msg[name] = Header(value, "utf-8") if encode else value
-    plain = out.body.isascii() and all(len(line) <= 998 for line in out.body.splitlines())
-    msg.set_payload(out.body, "us-ascii" if plain else _UTF8_QUOTED_PRINTABLE)
-    return message_id, msg.as_bytes(policy=_WIRE)
+    lines = [_header_line(name, value) for name, value in headers.items() if value]
+    plain = out.body.isascii() and max(map(len, out.body.splitlines()), default=0) <= 998
+    if plain:
+        lines += _PLAIN_BODY_HEADERS
+        body = out.body
+    else:
+        lines += _UTF8_BODY_HEADERS
+        body = _UTF8_QUOTED_PRINTABLE.body_encode(out.body)
+    body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
+    text = "\r\n".join(lines) + "\r\n\r\n" + body
+    return message_id, text.encode("ascii")
 
 
-_WIRE = compat32.clone(linesep="\r\n")
+def _header_line(name: str, value: str) -> str:
+    """`Name: value`, folded (and RFC 2047-encoded if not ASCII) only where that is needed."""
+    if "\r" in value or "\n" in value:
+        raise ValueError(f"line break in the {name} header of a reply")
+    if len(name) + 2 + len(value) <= _MAX_LINE and _UNFOLDED.fullmatch(value):
+        return f"{name}: {value}"
+    encode = not value.isascii() and name not in ("To", "Reply-To")   # addresses stay whole
+    header = Header(value, "utf-8" if encode else None, header_name=name)
+    return f"{name}: " + header.encode(linesep="\r\n", maxlinelen=_MAX_LINE)
+
+
+_MAX_LINE = 78                          # RFC 5322's recommended limit, as the email package folds
+_UNFOLDED = re.compile(r"[!-~]+(?: [!-~]+)*")   # printable ASCII words, single spaces between
+_PLAIN_BODY_HEADERS = ["MIME-Version: 1.0", 'Content-Type: text/plain; charset="us-ascii"',
+                       "Content-Transfer-Encoding: 7bit"]
+_UTF8_BODY_HEADERS = ["MIME-Version: 1.0", 'Content-Type: text/plain; charset="utf-8"',
+                      "Content-Transfer-Encoding: quoted-printable"]
 _UTF8_QUOTED_PRINTABLE = Charset("utf-8")
 _UTF8_QUOTED_PRINTABLE.body_encoding = QP     # readable in any mail client, safe on any relay
 
@@ -103,26 +126,50 @@ class SendReport:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
+    claimed: int = 0
+
+
+Write = Callable[[Callable[[sqlite_utils.Database], T]], T]
+"""Runs a function of the database inside a write transaction and returns what it returned."""
+
+
+def in_transaction(db: sqlite_utils.Database) -> Write:
+    """The `Write` of a process with no writer thread: each call a transaction of `db` itself."""
+    def write(work: Callable[[sqlite_utils.Database], T]) -> T:
+        with transaction(db):
+            return work(db)
+    return write
 
 
 def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None = None,
-             force: bool = False) -> SendReport:
-    """Send queued replies that are due (all queued ones if `force`; only `ids` if given)."""
+             force: bool = False, *, write: Write | None = None,
+             batches: int | None = None) -> SendReport:
+    """Send queued replies that are due (all queued ones if `force`; only `ids` if given), at
+    most `batches` claims of up to BATCH rows (None: until none is left).
+
+    The outbox's own writes (claims, outcomes) go through `write`: by default transactions of
+    `db`; `pbm serve` has its writer thread make them, queued behind the messages it commits.
+    """
+    write = write or in_transaction(db)
     report = SendReport()
     transport = _Maildir(config) if config.outbound.mode == "maildir" else _Relay(config)
     try:
         after = 0                       # ids only grow: a row deferred in this call waits for the next
-        while rows := _claim(db, config, ids, force, after):
+        for _ in itertools.repeat(None) if batches is None else range(batches):
+            rows = _claim(db, write, config, ids, force, after)
+            if not rows:
+                break
+            report.claimed += len(rows)
             after = rows[-1]["id"]
-            if not _send_batch(db, config, transport, rows, report):
+            if not _send_batch(write, config, transport, rows, report):
                 break
     finally:
         transport.close()
     return report
 
 
-def _send_batch(db: sqlite_utils.Database, config: Config, transport: _Maildir | _Relay,
-                rows: list[dict], report: SendReport) -> bool:
+def _send_batch(write: Write, config: Config, transport: _Maildir | _Relay, rows: list[dict],
+                report: SendReport) -> bool:
     """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
 
     A transport that can repeat a delivery harmlessly (the Maildir) makes the whole batch durable
@@ -135,7 +182,7 @@ def _send_batch(db: sqlite_utils.Database, config: Config, transport: _Maildir |
         if handed_over:
             transport.sync()
             crash_point("while-sending")
-            _mark_sent(db, handed_over, report)
+            _mark_sent(write, handed_over, report)
             handed_over.clear()
 
     try:
@@ -143,14 +190,14 @@ def _send_batch(db: sqlite_utils.Database, config: Config, transport: _Maildir |
             try:
                 transport.send(row)
             except _RelayUnavailable as e:
-                _retry_later(db, config, row, str(e), report)
-                _release(db, rows[index + 1:])
+                _retry_later(write, config, row, str(e), report)
+                _release(write, rows[index + 1:])
                 return False
             except _Refused as e:
                 if e.temporary:
-                    _retry_later(db, config, row, str(e), report)
+                    _retry_later(write, config, row, str(e), report)
                 else:
-                    _give_up(db, row, str(e), report)
+                    _give_up(write, row, str(e), report)
                 continue
             handed_over.append(row)
             if not transport.idempotent:
@@ -204,14 +251,17 @@ def _claimant_gone(claimant: str) -> bool:
     return False
 
 
-def _claim(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None,
+def _claim(db: sqlite_utils.Database, write: Write, config: Config, ids: Sequence[int] | None,
            force: bool, after: int) -> list[dict]:
+    """Claim up to BATCH due rows for this process, then read them (once claimed, they are ours:
+    their bytes need not be read under the write lock)."""
     now = datetime.now(timezone.utc)
     lease = timedelta(seconds=max(60.0, 4 * config.outbound.timeout))
     only = f"AND id > {int(after)}"
     if ids is not None:
         only += f" AND id IN ({','.join('?' * len(ids))})"
-    with transaction(db):
+
+    def claim(db: sqlite_utils.Database) -> list[int]:
         due = list(db.query(
             f"SELECT id FROM outbox WHERE status = 'queued' AND (? OR next_attempt_at <= ?) {only} "
             f"ORDER BY id LIMIT {BATCH}", [force, timestamp(now), *(ids or ())]))
@@ -220,57 +270,60 @@ def _claim(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None,
             [*(ids or ())])
             if row["claimed_until"] <= timestamp(now) or _claimant_gone(row["claimed_by"])]
         chosen = sorted(row["id"] for row in due + stale)[:BATCH]
-        if not chosen:
-            return []
-        marks = ",".join("?" * len(chosen))
         db.execute(f"UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_until = ?, "
-                   f"attempts = attempts + 1 WHERE id IN ({marks})",
+                   f"attempts = attempts + 1 WHERE id IN ({','.join('?' * len(chosen))})",
                    [_claimant(), timestamp(now + lease), *chosen])
-        return list(db.query(f"SELECT * FROM outbox WHERE id IN ({marks}) ORDER BY id", chosen))
+        return chosen
+
+    chosen = write(claim)
+    marks = ",".join("?" * len(chosen))
+    return list(db.query(f"SELECT * FROM outbox WHERE id IN ({marks}) ORDER BY id", chosen))
 
 
-def _finish(db: sqlite_utils.Database, rows: list[dict], **changes: object) -> None:
+def _finish(write: Write, rows: list[dict], **changes: object) -> None:
     """Record the outcome of attempts, except on rows another process has taken over meanwhile."""
     sets = ", ".join(f"{name} = ?" for name in changes)
-    with transaction(db):
+
+    def finish(db: sqlite_utils.Database) -> None:
         for row in rows:
             db.execute(f"UPDATE outbox SET {sets}, claimed_by = NULL, claimed_until = NULL "
                        f"WHERE id = ? AND claimed_by = ?", [*changes.values(), row["id"], _claimant()])
+    write(finish)
 
 
-def _mark_sent(db: sqlite_utils.Database, rows: list[dict], report: SendReport) -> None:
-    _finish(db, rows, status="sent", sent_at=timestamp(datetime.now(timezone.utc)), last_error=None)
+def _mark_sent(write: Write, rows: list[dict], report: SendReport) -> None:
+    _finish(write, rows, status="sent", sent_at=timestamp(datetime.now(timezone.utc)), last_error=None)
     report.sent += len(rows)
     for row in rows:
         log.info("outbox %d sent %s", row["id"], row["message_id"])
 
 
-def _retry_later(db: sqlite_utils.Database, config: Config, row: dict, reason: str,
-                 report: SendReport) -> None:
+def _retry_later(write: Write, config: Config, row: dict, reason: str, report: SendReport) -> None:
     now = datetime.now(timezone.utc)
     if now - parse_timestamp(row["queued_at"]) >= timedelta(seconds=config.outbound.give_up_after):
-        _give_up(db, row, f"gave up after {row['attempts']} attempts: {reason}", report)
+        _give_up(write, row, f"gave up after {row['attempts']} attempts: {reason}", report)
         return
     delay = min(config.outbound.retry_base * 2 ** (row["attempts"] - 1), config.outbound.retry_max)
-    _finish(db, [row], status="queued", next_attempt_at=timestamp(now + timedelta(seconds=delay)),
+    _finish(write, [row], status="queued", next_attempt_at=timestamp(now + timedelta(seconds=delay)),
             last_error=reason)
     report.retrying += 1
     log.warning("outbox %d deferred (attempt %d, next in %.0fs): %s", row["id"], row["attempts"],
                 delay, reason)
 
 
-def _give_up(db: sqlite_utils.Database, row: dict, reason: str, report: SendReport) -> None:
-    _finish(db, [row], status="failed", last_error=reason)
+def _give_up(write: Write, row: dict, reason: str, report: SendReport) -> None:
+    _finish(write, [row], status="failed", last_error=reason)
     report.failed += 1
     log.error("outbox %d failed for good: %s", row["id"], reason)
 
 
-def _release(db: sqlite_utils.Database, rows: list[dict]) -> None:
+def _release(write: Write, rows: list[dict]) -> None:
     """Put claimed rows that were not tried back in the queue, as if never claimed."""
-    with transaction(db):
+    def release(db: sqlite_utils.Database) -> None:
         for row in rows:
             db.execute("UPDATE outbox SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, "
                        "claimed_until = NULL WHERE id = ? AND claimed_by = ?", [row["id"], _claimant()])
+    write(release)
 
 
 # --- transports -------------------------------------------------------------------------------
@@ -308,12 +361,13 @@ class _Maildir:
         self._staged.append(name)
 
     def sync(self) -> None:
-        """fsync the staged files (in parallel: the file system merges them into few journal
-        commits), rename them into new/ (a resend replaces, never doubles), fsync new/."""
+        """fsync the staged files (in a few parallel runs: the file system merges them into few
+        journal commits), rename them into new/ (a resend replaces, never doubles), fsync new/."""
         if not self._staged:
             return
-        with ThreadPoolExecutor(max_workers=min(16, len(self._staged))) as pool:
-            list(pool.map(_fsync, [self.root / "tmp" / name for name in self._staged]))
+        staged = [self.root / "tmp" / name for name in self._staged]
+        runs = [staged[i::_FSYNC_THREADS] for i in range(min(_FSYNC_THREADS, len(staged)))]
+        list(_FSYNC_POOL.map(_fsync_all, runs))
         for name in self._staged:
             os.replace(self.root / "tmp" / name, self.root / "new" / name)
         self._staged.clear()
@@ -332,6 +386,18 @@ def maildir_name(row: dict, domain: str) -> str:
     epoch = int(parse_timestamp(row["queued_at"]).timestamp())
     digest = hashlib.sha256(row["message_id"].encode()).hexdigest()[:16]
     return f"{epoch}.P{row['id']}Q{digest}.{domain.replace('/', '_').replace(':', '_')}"
+
+
+# Kept for the life of the process: starting threads for every batch cost more than the fsyncs.
+# Few threads, each with a run of files: a task per file cost `pbm serve`'s writer thread time
+# (Python runs one thread at a time).
+_FSYNC_THREADS = 4
+_FSYNC_POOL = ThreadPoolExecutor(max_workers=_FSYNC_THREADS, thread_name_prefix="pbm-fsync")
+
+
+def _fsync_all(paths: list[Path]) -> None:
+    for path in paths:
+        _fsync(path)
 
 
 def _fsync(path: Path) -> None:

@@ -26,12 +26,15 @@ def template_dirs() -> list[Path]:
 
 @cache
 def environment() -> jinja2.Environment:
+    """The template environment.  Templates are read once per process (`pbm serve` is restarted
+    after editing them): checking each file's time before every mail cost the writer a system call
+    per reply."""
     dirs = template_dirs()
     if not dirs:
         raise RuntimeError("pbm: the mail_templates directory is missing; reinstall pbm")
     return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs[0]), autoescape=False,
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True)
+                              lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
 
 
 def has_template(name: str) -> bool:

@@ -67,13 +67,15 @@ def run_timers(db: sqlite_utils.Database, config: Config, now: datetime) -> list
     return ctx.out
 
 
-def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str) -> None:
+def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str) -> list[tuple[str, str]]:
     """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
 
     scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
     every other message.  This only reads, changes nothing and raises nothing for bad input; a
     password it finds right is remembered (pbm.accounts), so `handle` checks it again for free.
+    Returns the (password, stored hash) pairs found right, for another process to remember.
     """
+    verified = []
     subject = parse.strip_reply_prefix(subject)
     if subject.replace("*", "").strip() == "":
         subject, _, body = body.strip().partition("\n")
@@ -89,8 +91,9 @@ def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str) -> No
         position = command.passwords[0]
         if position < len(req.args):
             user = accounts.get(db, req.args[position - 1])
-            if user is not None:
-                accounts.verify_password(req.args[position], user.password)
+            if user is not None and accounts.verify_password(req.args[position], user.password):
+                verified.append((req.args[position], user.password))
+    return verified
 
 
 def _multiple(ctx: Context, body: str) -> None:

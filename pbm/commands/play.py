@@ -114,6 +114,7 @@ def play(ctx: Context, board: Board, user: str, text: str) -> None:
     turns.record_move(ctx, board, game, user, False, headline)
     turns.carry_on(ctx, board, game, headline, notes)
     notify.board_mails(ctx, board, game, actor=user, headline=headline, notes=notes)
+    games.remember(board, game)
 
 
 def _resign(ctx: Context, board: Board, user: str) -> None:
