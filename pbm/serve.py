@@ -33,7 +33,7 @@ from pbm.store import open_db, transaction
 log = logging.getLogger(__name__)
 
 OUTBOX_POLL = 5.0       # seconds between looks at the outbox for retries that fell due
-OUTBOX_GATHER = 0.05    # seconds the outbox waits, once woken, for more replies to send with them
+OUTBOX_GATHER = 0.15    # seconds the outbox waits, once woken, for more replies to send with them
 DRAIN_TIMEOUT = 30.0    # seconds a stop waits for messages being committed
 MAX_BATCH = 64          # messages committed together at most
 

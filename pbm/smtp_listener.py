@@ -7,7 +7,7 @@ With `[smtp] processes = N`, N child processes speak SMTP instead, on the listen
 main process opened (the kernel gives each connection to one of them), and pass each message to
 the main process over a socket pair, prepared (`intake.prepare`: parsed, decoded and its passwords
 checked -- CPU the main process is spared); its answer -- 250 once committed, or 451 -- goes back
-to the client unchanged.  The children decide nothing and only read the database (for passwords).
+to the client unchanged.  The children change nothing: they only read the database (passwords).
 
 A child that loses the main process stops.  The main process stops its children on SIGTERM or
 SIGINT and answers the messages they still hold before it stops itself; if a child dies, the
