@@ -93,8 +93,9 @@ def test_ten_megabyte_attachment_over_smtp(pbm_env: PbmEnv, pbm_server: PbmServe
     assert pbm_env.wait_replies()
 
 
-def test_database_locked_451_then_retry(pbm_env: PbmEnv) -> None:
-    pbm_env.configure(storage={"busy_timeout": 0.2})
+@pytest.mark.parametrize("processes", [0, 1])   # SMTP in the main process, or in a child
+def test_database_locked_451_then_retry(pbm_env: PbmEnv, processes: int) -> None:
+    pbm_env.configure(smtp={"processes": processes}, storage={"busy_timeout": 0.2})
     server = pbm_env.start_server()
     msg = pbm_env.message("help")
     lock = sqlite3.connect(pbm_env.data_dir / "pbm.sqlite3", isolation_level=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import smtplib
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -88,23 +87,6 @@ def test_concurrent_messages_each_answered_once(pbm_env: PbmEnv, served: PbmServ
     assert answers == [{}] * len(messages)
     assert pbm_env.query("SELECT count(*), count(DISTINCT dedup_key) FROM inbound") == [(17, 17)]
     assert len(pbm_env.wait_replies(17)) == 17
-
-
-def test_a_locked_database_is_answered_451(pbm_env: PbmEnv) -> None:
-    pbm_env.configure(smtp={"processes": 1}, storage={"busy_timeout": 0.2})
-    server = pbm_env.start_server()
-    msg = pbm_env.message("help")
-    lock = sqlite3.connect(pbm_env.data_dir / "pbm.sqlite3", isolation_level=None)
-    lock.execute("BEGIN IMMEDIATE")
-    try:
-        with pytest.raises(smtplib.SMTPDataError) as refused:
-            server.send(msg)
-    finally:
-        lock.execute("ROLLBACK")
-        lock.close()
-    assert refused.value.smtp_code == 451
-    server.send(msg)                    # the sending MTA tries again
-    assert pbm_env.wait_replies()
 
 
 def test_sigterm_stops_the_smtp_processes_too(pbm_env: PbmEnv, served: PbmServer) -> None:
