@@ -14,11 +14,13 @@ from rules.tables import compile_variant
 from rules.variants import get_variant, variant_names
 
 
-def perft(name: str, fen: str | None, depth: int, params: Mapping[str, str | bool] | None = None) -> int:
-    """Number of legal move paths of length `depth` from `fen` (the start position when None)."""
+def perft(name: str, fen: str | None, depth: int, params: Mapping[str, str | bool] | None = None,
+          game_ends: bool = False) -> int:
+    """Number of legal move paths of length `depth` from `fen` (the start position when None); with
+    `game_ends` the paths stop where a pass ends the game (see rules.position.perft)."""
     variant = get_variant(name, params)
     position = parse_fen(compile_variant(variant), fen or variant.start_fen)
-    return _perft(position, depth)
+    return _perft(position, depth, game_ends)
 
 
 __all__ = ["Game", "perft", "variant_names", "RulesError", "UnknownVariant", "FenError",

@@ -2,7 +2,8 @@
 
 Point (file f) sits at column 5 + 4f; a piece is its colour letter and pbmserv letter, written over the
 point and the column before it.  Rank labels stand on both sides, files on top and bottom, the drawn
-diagonals of the variant appear between the ranks, and a river row where the variant has one.
+diagonals of the variant appear between the ranks, and a river row where the variant has one; the
+variant's legend (what the letters mean) follows the board.
 """
 from __future__ import annotations
 
@@ -58,4 +59,6 @@ def render(pos: Position) -> str:
         if rank:
             lines.append(_between_line(pos, rank))
     lines += ["", files]
+    if v.legend:
+        lines += ["", *v.legend]
     return "\n".join(lines) + "\n"

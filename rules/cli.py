@@ -1,7 +1,7 @@
 """`python -m rules`: the rules core on the command line (a stable contract for scripts and tests).
 
     legal VARIANT [--fen FEN] [--notation coord|wxf] [--batch] [MOVE ...]
-    perft VARIANT DEPTH [--fen FEN]
+    perft VARIANT DEPTH [--fen FEN] [--game-ends]
     play  VARIANT [--fen FEN] [--batch] MOVE ...
     board VARIANT [--fen FEN] [MOVE ...]
 Every subcommand takes `--param NAME[=VALUE]` (repeatable).  Errors go to stderr with exit status 2.
@@ -64,7 +64,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
 
 def _cmd_perft(args: argparse.Namespace) -> None:
     start = time.perf_counter()
-    nodes = perft(args.variant, args.fen, args.depth, _params(args.param))
+    nodes = perft(args.variant, args.fen, args.depth, _params(args.param), game_ends=args.game_ends)
     seconds = time.perf_counter() - start
     print(f"depth {args.depth}: {nodes} nodes in {seconds:.2f} s", file=sys.stderr)
     print(nodes)
@@ -93,7 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     command("legal", _cmd_legal, batch=True).add_argument(
         "--notation", choices=("coord", "wxf"), default="coord")
     command("play", _cmd_play, batch=True)
-    command("perft", _cmd_perft, moves=False).add_argument("depth", type=int)
+    perft_command = command("perft", _cmd_perft, moves=False)
+    perft_command.add_argument("depth", type=int)
+    perft_command.add_argument("--game-ends", action="store_true",
+                               help="stop where a pass ends the game (Janggi), as Fairy-Stockfish does")
     command("board", _cmd_board)
     # Moves may stand before or after options ("legal xiangqi --fen F h3e3"); argparse's intermixed
     # parsing does not work with subcommands, so collect the stray positionals here.

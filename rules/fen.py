@@ -1,9 +1,12 @@
 """FEN in and out, in the Fairy-Stockfish / pychess-variants form (spec/games.md, "FEN")."""
 from __future__ import annotations
 
+import re
+
 from rules.errors import FenError
 from rules.position import Position
 from rules.tables import Tables
+from rules.variant import Arrangement
 
 
 def parse_fen(t: Tables, text: str) -> Position:
@@ -12,7 +15,9 @@ def parse_fen(t: Tables, text: str) -> Position:
     fields = text.strip().replace("_", " ").split()
     if not fields:
         raise FenError("the FEN is empty; a FEN starts with the placement, e.g. " + v.start_fen)
-    rows = fields[0].split("/")
+    # Fairy-Stockfish may append the (always empty here) holdings of drop variants: "...R1[]".
+    placement = fields[0].removesuffix("[]")
+    rows = placement.split("/")
     if len(rows) != v.height:
         raise FenError(f"the placement has {len(rows)} ranks separated by '/'; {v.title} has {v.height}")
     letters = {}
@@ -97,3 +102,18 @@ def format_fen(pos: Position) -> str:
             row += letter if code & 1 == 0 else letter.lower()
         rows.append(row + (str(empty) if empty else ""))
     return f"{'/'.join(rows)} {'wb'[pos.side]} - - {pos.halfmove} {pos.fullmove}"
+
+
+def with_arrangement(fen: str, width: int, height: int, side: int, arrangement: Arrangement) -> str:
+    """`fen` with one side's back rank set up as `arrangement` says (its files count from that side's
+    own left, so the second player's run from the i-file)."""
+    fields = fen.split(" ")
+    rows = fields[0].split("/")
+    index = height - 1 if side == 0 else 0  # rows run from the top rank down
+    cells: list[str] = []
+    for token in re.findall(r"\d+|\D", rows[index]):
+        cells += ["1"] * int(token) if token.isdigit() else [token]
+    for file, letter in arrangement.placement:
+        cells[file if side == 0 else width - 1 - file] = letter.upper() if side == 0 else letter.lower()
+    rows[index] = re.sub(r"1+", lambda m: str(len(m.group())), "".join(cells))
+    return " ".join(["/".join(rows), *fields[1:]])

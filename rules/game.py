@@ -13,7 +13,9 @@ from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError
 from rules.fen import format_fen, parse_fen
 from rules.position import Move, Position
+from rules.repetition import Referee, Verdict
 from rules.tables import compile_variant
+from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant
 
 RESULT_WIN = ("1-0", "0-1")
@@ -33,6 +35,7 @@ class Game:
         self.result = "*"
         self.reason: str | None = None
         self._legal: list[Move] | None = None
+        self._referee: Referee | None = None
         if decide:
             self._decide()
 
@@ -56,10 +59,10 @@ class Game:
         v, pos = game.variant, game.position
         human_moves = list(human) if human is not None else None
         for i, text in enumerate(moves):
-            move = notation.parse_coordinates(v, text)
+            move = notation.parse_move(pos, text)
             if move is None or not pos.board[move[0]] or pos.board[move[0]] & 1 != pos.side:
                 raise IllegalMove(f"the stored move {i + 1} ({text}) does not fit the game")
-            game.notation.append(human_moves[i] if human_moves else notation.wxf(pos, move))
+            game.notation.append(human_moves[i] if human_moves else notation.human(pos, move))
             game.moves.append(notation.format_move(v, move))
             pos.push(move)
         game._decide()
@@ -71,6 +74,36 @@ class Game:
             raise IllegalMove(f"there is no move {ply}; the game has {len(self.moves)} moves so far")
         return Game.from_record(self.variant.name, dict(self.variant.params), self.start_fen,
                                 self.moves[:ply])
+
+    def setup(self, side: str, choice: str) -> Arrangement:
+        """Set up `side`'s pieces ("w"/"b" or a side name) in one of the variant's arrangements (Janggi:
+        horses and elephants), before that side's first move in a game begun from the standard start.
+        The game changes in place: its params and start FEN record the choice, and a move already
+        played (Cho's first, when Han chooses after it) is played again on the new position."""
+        v = self.variant
+        if not v.arrangements:
+            raise IllegalMove(f"{v.title} has no setup choice")
+        names = [n.lower() for n in v.side_names]
+        who = side.strip().lower()
+        if who not in ("w", "b", *names):
+            raise IllegalMove(f"{side!r} is not a side; write w or b ({v.side_names[0]} or "
+                              f"{v.side_names[1]})")
+        s = "wb".index(who) if who in ("w", "b") else names.index(who)
+        arrangement = choose_arrangement(v.arrangements, choice)
+        if self.start_fen != v.start_fen:
+            raise IllegalMove("this game began from a position of its own, not the standard start, so "
+                              "its setup cannot be chosen")
+        if self.result != "*":
+            raise IllegalMove(f"the game is over ({self.result}, {self.reason})")
+        if (self.ply + (s == 0)) // 2:  # the moves that side has made (the first player moves first)
+            raise IllegalMove(f"{v.side_names[s]} has made its first move; the setup is chosen before it")
+        params = self.params
+        params[names[s]] = arrangement.key
+        game = Game(v.name, params)
+        for move in self.moves:
+            game.play(move)
+        self.__dict__.update(game.__dict__)
+        return arrangement
 
     # --- state ------------------------------------------------------------------------------------
 
@@ -85,6 +118,11 @@ class Game:
     @property
     def side_names(self) -> tuple[str, str]:
         return self.variant.side_names
+
+    @property
+    def params(self) -> dict[str, str | bool]:
+        """The game's parameters, setup choices included: what to store and give back to from_record."""
+        return dict(self.variant.params)
 
     def fen(self) -> str:
         return format_fen(self.position)
@@ -106,8 +144,8 @@ class Game:
         return sorted(notation.format_move(self.variant, m) for m in self._legal_moves())
 
     def describe(self, move: str) -> str:
-        """The game's human notation (WXF) for a legal move given in any accepted form."""
-        return notation.wxf(self.position, self._parse(move))
+        """The game's human notation (WXF; Janggi: coordinates) for a legal move in any accepted form."""
+        return notation.human(self.position, self._parse(move))
 
     # --- playing ----------------------------------------------------------------------------------
 
@@ -116,7 +154,7 @@ class Game:
         if self.result != "*":
             raise IllegalMove(f"the game is over ({self.result}, {self.reason}); no more moves")
         move = self._parse(text)
-        human = notation.wxf(self.position, move)
+        human = notation.human(self.position, move)
         self.position.push(move)
         self._legal = None
         coord = notation.format_move(self.variant, move)
@@ -140,15 +178,56 @@ class Game:
     def _decide(self) -> None:
         v = self.variant
         side = self.position.side
-        if not self._legal_moves():
+        if v.passing and (ending := self.position.pass_ending()):
+            self._draw(ending)
+        elif not self._legal_moves():
             if self.position.in_check():
                 self._end(1 - side, "checkmate")
             elif v.stalemate_loses:
                 self._end(1 - side, "stalemate")
             else:
                 self.result, self.reason = DRAW, "stalemate"
+        elif (verdict := self._repetition(3)) is not None:
+            if verdict.loser is None:  # "repetition: draw", or on points "repetition: decided on points, ..."
+                self._draw("repetition" if v.points else verdict.reason)
+            else:
+                self._end(1 - verdict.loser, f"{verdict.reason} by {v.side_names[verdict.loser]}")
         elif v.no_capture_limit and self.position.halfmove >= v.no_capture_limit:
-            self.result, self.reason = DRAW, f"{v.no_capture_limit} plies without capture"
+            self._draw(f"{v.no_capture_limit} plies without capture")
+
+    def _draw(self, reason: str) -> None:
+        """An ending that is drawn, or under points scoring (Janggi `points`) won by the side with more
+        material; the reason then names the count, e.g. "bikjang: decided on points, Cho 72 - Han 73.5"."""
+        v = self.variant
+        if not v.points:
+            self.result, self.reason = DRAW, reason
+            return
+        cho, han = self.position.points()
+        count = f"{v.side_names[0]} {cho:g} - {v.side_names[1]} {han:g}"
+        if cho == han:
+            self.result, self.reason = DRAW, f"{reason}: drawn on points, {count}"
+        else:
+            self._end(0 if cho > han else 1, f"{reason}: decided on points, {count}")
+
+    def _repetition(self, times: int) -> Verdict | None:
+        """The referee's verdict if the position now stands for the `times`-th time since the last
+        capture (judged over the moves since the first of those `times` occurrences)."""
+        earlier = self.position.earlier_occurrences()
+        if len(earlier) < times - 1:
+            return None
+        if self._referee is None:
+            self._referee = Referee(self.tables)
+        return self._referee.judge(self.position, earlier[times - 2])
+
+    @property
+    def warnings(self) -> list[tuple[str, str]]:
+        """`(side, note)`: after a position's second occurrence, the side that would lose if the cycle
+        were played once more is told which of its moves not to repeat."""
+        if self.result != "*" or (verdict := self._repetition(2)) is None or verdict.loser is None:
+            return []
+        cycle_start = self.ply - self.position.earlier_occurrences()[0]
+        its_next = self.moves[cycle_start + (verdict.loser != self.position.side)]
+        return [("wb"[verdict.loser], f"repeating {its_next} again would lose by {verdict.reason}")]
 
     def _end(self, winner: int, reason: str) -> None:
         self.result = RESULT_WIN[winner]
@@ -159,7 +238,11 @@ class Game:
     def _parse(self, text: str) -> Move:
         v = self.variant
         legal = self._legal_moves()
-        move = notation.parse_coordinates(v, text)
+        move = notation.parse_move(self.position, text)
+        if move is None and v.notation != "wxf":
+            raise NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
+                                f"coordinates such as b1c3 (also b1-c3, B1-C3, b1xc3)"
+                                + (", or pass" if v.passing else ""))
         if move is None:
             move = notation.parse_wxf(self.position, text, legal)
             if move is None:
@@ -181,6 +264,10 @@ class Game:
         fr, to = move
         code = pos.board[fr]
         name = notation.square_name
+        if fr == to:
+            if not v.passing or fr != pos.kings[pos.side]:
+                return "a piece must move to another point" + ("; to pass, write pass" if v.passing else "")
+            return "you may not pass while your king is in check"
         if not code:
             return f"there is no piece on {name(v, fr)}"
         if code & 1 != pos.side:
@@ -188,7 +275,7 @@ class Game:
                     f"{v.side_names[pos.side]}'s move")
         target = pos.board[to]
         # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
-        dests = sorted((m[1] for m in self._legal_moves() if m[0] == fr),
+        dests = sorted((m[1] for m in self._legal_moves() if m[0] == fr and m[1] != fr),
                        key=lambda sq: (sq % v.width, sq // v.width))
         legal_here = [name(v, sq) for sq in dests]
         options = (f"{self._piece_on(fr)} can go to {', '.join(legal_here)}" if legal_here
@@ -198,6 +285,8 @@ class Game:
         elif move in pos.pseudo_moves():
             reason = ("it would leave the kings facing each other on an open file"
                       if not v.kings_may_face and self._kings_face_after(move)
+                      else "the kings face each other (bikjang): break the facing or pass"
+                      if v.facing_must_break and pos.kings_face() and pos.faces_after(move)
                       else "it would leave your king in check")
         else:
             reason = self._blocked(move) or ""
@@ -231,7 +320,17 @@ class Game:
                 between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
                 if between:
                     return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, between[0])}"
-        for ray in t.cannon_rays[code][fr] + t.hop_rays[code][fr]:
+        for ray in t.hop_rays[code][fr]:  # Janggi cannon
+            if to in ray:
+                between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
+                if pos.board[to] in t.cannon_codes:
+                    return f"{self._piece_on(fr)} never captures a cannon"
+                if len(between) != 1:
+                    return (f"{self._piece_on(fr)} moves and captures only by jumping exactly one piece, "
+                            f"and there are {len(between)} between it and {notation.square_name(v, to)}")
+                if pos.board[between[0]] in t.cannon_codes:
+                    return f"{self._piece_on(fr)} cannot jump over a cannon"
+        for ray in t.cannon_rays[code][fr]:
             if to in ray:
                 between = sum(1 for sq in ray[:ray.index(to)] if pos.board[sq])
                 if pos.board[to]:

@@ -21,7 +21,12 @@ def square_name(v: Variant, sq: int) -> str:
     return f"{chr(ord('a') + sq % v.width)}{sq // v.width + 1}"
 
 
+PASS = "pass"  # the pass (Janggi): inside the core, the king's move to its own point
+
+
 def format_move(v: Variant, move: Move) -> str:
+    if move[0] == move[1]:
+        return PASS
     return square_name(v, move[0]) + square_name(v, move[1])
 
 
@@ -44,6 +49,22 @@ def parse_coordinates(v: Variant, text: str) -> Move | None:
     if not m:
         return None
     return (parse_square(v, m.group(1) + m.group(2)), parse_square(v, m.group(3) + m.group(4)))
+
+
+def parse_move(pos: Position, text: str) -> Move | None:
+    """Coordinates, or `pass` where the variant allows passing; None when the text is neither."""
+    if pos.t.variant.passing and text.strip().lower() == PASS:
+        king = pos.kings[pos.side]
+        return (king, king)
+    return parse_coordinates(pos.t.variant, text)
+
+
+def human(pos: Position, move: Move) -> str:
+    """`move` (legal in `pos`) in the variant's human notation: WXF, or coordinates where the game has
+    no established notation of its own (Janggi)."""
+    if pos.t.variant.notation == "wxf":
+        return wxf(pos, move)
+    return format_move(pos.t.variant, move)
 
 
 # --- WXF ---------------------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ class Leap:
     the leg that blocks it.  `stay_in` names a region every point of the path must lie in (palace, own
     half); `when` names a region the piece must stand in for the pattern to apply (a soldier's sideways
     step once it has crossed the river).  `moves`/`captures` say whether the pattern may end on an
-    empty point / an enemy piece.
+    empty point / an enemy piece.  `lines="drawn-diagonals"`: every diagonal step of the path must
+    follow a drawn diagonal line (Janggi palace lines).
     """
 
     paths: tuple[tuple[Offset, ...], ...]
@@ -37,6 +38,7 @@ class Leap:
     when: str | None = None
     moves: bool = True
     captures: bool = True
+    lines: str | None = None
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,72 @@ class Position:
         return out
 
     def legal_moves(self) -> list[Move]:
-        return self._legal_filter(self.pseudo_moves())
+        moves = self._legal_filter(self.pseudo_moves())
+        return self._king_rules(moves) if self.t.king_rules else moves
+
+    # --- passing and facing kings (Janggi), as Fairy-Stockfish plays them --------------------------
+
+    def _king_rules(self, moves: list[Move]) -> list[Move]:
+        """The pass is the king's move to its own point.  While the kings face each other every other
+        move must break the facing, and the pass is allowed even in check.  Whether a pass ended the
+        game is the game's question (`pass_ending`); perft counts on past it, as published."""
+        v = self.t.variant
+        k = self.kings[self.side]
+        if v.facing_must_break and self.kings_face():
+            moves = [m for m in moves if not self.faces_after(m)]
+            if v.passing:
+                moves.append((k, k))
+        elif v.passing and not self.in_check():
+            moves.append((k, k))
+        return moves
+
+    def pass_ending(self) -> str | None:
+        """Whether the last move was a pass that ended the game: made while the kings faced each
+        other ("bikjang"), or right after the opponent's pass ("two passes in a row")."""
+        undo = self._undo
+        if not undo or undo[-1][0] != undo[-1][1]:
+            return None
+        if self.t.variant.facing_must_break and self.kings_face():
+            return "bikjang"
+        if len(undo) > 1 and undo[-2][0] == undo[-2][1]:
+            return "two passes in a row"
+        return None
+
+    def kings_face(self) -> bool:
+        """The two kings stand on one file with nothing between them."""
+        a, b = self.kings
+        return a >= 0 and b >= 0 and self._open_file(a, b)
+
+    def faces_after(self, move: Move) -> bool:
+        """Whether the kings would face each other after `move` (played out and taken back)."""
+        fr, to = move
+        board = self.board
+        k, other = self.kings[self.side], self.kings[1 - self.side]
+        if to == other:
+            return False
+        captured = board[to]
+        board[to] = board[fr]
+        board[fr] = 0
+        face = self._open_file(to if fr == k else k, other)
+        board[fr] = board[to]
+        board[to] = captured
+        return face
+
+    def _open_file(self, a: int, b: int) -> bool:
+        w = self.t.variant.width
+        if a % w != b % w:
+            return False
+        board = self.board
+        return not any(board[sq] for sq in range(min(a, b) + w, max(a, b), w))
+
+    def points(self) -> tuple[float, float]:
+        """Each side's material on the variant's points scale, its bonus included."""
+        v = self.t.variant
+        totals = list(v.points_bonus)
+        for side in (0, 1):
+            for sq in self.pieces[side]:
+                totals[side] += v.points.get(self.t.piece_type(self.board[sq]).letter, 0)
+        return totals[0], totals[1]
 
     def is_legal(self, move: Move) -> bool:
         return move in self.pseudo_moves() and bool(self._legal_filter([move]))
@@ -184,15 +249,16 @@ class Position:
     # --- making moves -----------------------------------------------------------------------------
 
     def push(self, move: Move) -> int:
-        """Play `move` (assumed legal); returns the captured piece code (0 for none)."""
+        """Play `move` (assumed legal); returns the captured piece code (0 for none).  A pass is the
+        king's move to its own point."""
         fr, to = move
         board = self.board
         piece = board[fr]
-        captured = board[to]
+        captured = board[to] if fr != to else 0
         side = self.side
         self._undo.append((fr, to, captured, self.halfmove))
-        board[to] = piece
         board[fr] = 0
+        board[to] = piece
         mine = self.pieces[side]
         mine.discard(fr)
         mine.add(to)
@@ -216,8 +282,8 @@ class Position:
         side = 1 - self.side
         self.side = side
         piece = board[to]
-        board[fr] = piece
         board[to] = captured
+        board[fr] = piece
         mine = self.pieces[side]
         mine.discard(to)
         mine.add(fr)
@@ -236,9 +302,27 @@ class Position:
         """Placement and side to move: what "the same position" means for repetition."""
         return (self.side, bytes(self.board))
 
+    def earlier_occurrences(self) -> list[int]:
+        """How many plies ago this position (placement and side to move) stood before, most recent
+        first, looking back no further than the last capture.  Walks the undo log on a scratch board."""
+        board = bytearray(self.board)
+        now = bytes(board)
+        found = []
+        undo = self._undo
+        for back in range(1, min(self.halfmove, len(undo)) + 1):
+            fr, to, captured, _ = undo[-back]
+            if fr != to:
+                board[fr] = board[to]
+                board[to] = captured
+            if not back & 1 and board == now:
+                found.append(back)
+        return found
 
-def perft(pos: Position, depth: int) -> int:
-    """Number of legal move paths of length `depth` (bulk-counted at the last ply)."""
+
+def perft(pos: Position, depth: int, game_ends: bool = False) -> int:
+    """Number of legal move paths of length `depth` (bulk-counted at the last ply).  With `game_ends`,
+    a path stops at a pass that ends the game (Janggi bikjang, two passes in a row), as Fairy-Stockfish's
+    perft does; without, the count goes on past it like a move generator's."""
     moves = pos.legal_moves()
     if depth <= 1:
         return len(moves) if depth == 1 else 1
@@ -246,6 +330,7 @@ def perft(pos: Position, depth: int) -> int:
     push, pop = pos.push, pos.pop
     for move in moves:
         push(move)
-        total += perft(pos, depth - 1)
+        if not (game_ends and pos.pass_ending()):
+            total += perft(pos, depth - 1, game_ends)
         pop()
     return total

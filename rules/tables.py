@@ -46,6 +46,8 @@ class Tables:
     # Points whose change can expose a king on the target square, [attacking side][king square]:
     guard_from: list[list[frozenset[int]]]
     guard_to: list[list[frozenset[int]]]
+    # Rules beyond "pseudo-legal and the king not attacked" (pass, bikjang): legal_moves asks for them.
+    king_rules: bool = False
 
     def code(self, type_index: int, side: int) -> int:
         return 2 * (type_index + 1) + side
@@ -81,15 +83,20 @@ def _leap_targets(v: Variant, pat: Leap, side: int, f: int, r: int) -> dict[int,
     out: dict[int, list[tuple[int, ...]]] = {}
     if not _in(v, pat.when, f, r, side):
         return out
+    edges = _drawn_edges(v) if pat.lines == "drawn-diagonals" else None
     for path in pat.paths:
         points = []
+        last = (f, r)
         for off in path:
             dx, dy = _orient(off, side)
             pf, pr = f + dx, r + dy
             sq = _square(v, pf, pr)
             if sq is None or not _in(v, pat.stay_in, pf, pr, side):
                 break
+            if edges is not None and pf != last[0] and pr != last[1] and (last, (pf, pr)) not in edges:
+                break
             points.append(sq)
+            last = (pf, pr)
         else:
             blocks = tuple(points[:-1])
             alts = out.setdefault(points[-1], [])
@@ -218,7 +225,8 @@ def _compile(v: Variant) -> Tables:
 
     return Tables(v, n, sentinel, tuple(codes), frozenset(royal), frozenset(cannons),
                   leaps, quiet, capture, multi, rays, cannon_rays, hop_rays,
-                  rev_leaps, rev_rays, guard_from, guard_to)
+                  rev_leaps, rev_rays, guard_from, guard_to,
+                  king_rules=v.passing or v.facing_must_break)
 
 
 def compile_variant(v: Variant) -> Tables:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules.errors import NotationError
 from rules.patterns import Leap, Slide
 
 
@@ -40,6 +41,46 @@ class PieceType:
     royal: bool = False
 
 
+@dataclass(frozen=True)
+class Arrangement:
+    """One way a side may place some of its back-rank pieces before its first move (Janggi's horses
+    and elephants).  Files count from the side's own left as it sits, so Han's left is the i-file.
+
+    `placement` pairs such files with FEN letters; `letters` is the same from the player's left in
+    board letters (what a player may type, e.g. HEEH); the names are what a player reads, `aliases`
+    more words a player may type for it."""
+
+    key: str
+    hangul: str
+    romanized: str
+    letters: str
+    english: str
+    swap: str  # relative to the standard arrangement: "kept", "left swapped", ...
+    placement: tuple[tuple[int, str], ...]
+    aliases: tuple[str, ...] = ()
+
+    def describe(self, number: int) -> str:
+        """One line of a menu, e.g. `1 inner: 마상상마 (ma-sang-sang-ma), HEEH from your left: ...`."""
+        return (f"{number} {self.key}: {self.hangul} ({self.romanized}), {self.letters} from your left: "
+                f"{self.english} ({self.swap})")
+
+
+def _squash(text: str) -> str:
+    return "".join(c for c in text.lower() if c not in " -_.'")
+
+
+def choose_arrangement(arrangements: tuple[Arrangement, ...], text: str) -> Arrangement:
+    """The arrangement a player means by `text`: its number, key, names, letters, swap or an alias;
+    case, spaces and hyphens do not matter.  Anything else raises NotationError listing the choices."""
+    want = _squash(str(text))
+    for number, a in enumerate(arrangements, start=1):
+        words = (str(number), a.key, a.hangul, a.romanized, a.letters, a.swap, *a.aliases)
+        if want in {_squash(w) for w in words}:
+            return a
+    choices = "; ".join(a.describe(n) for n, a in enumerate(arrangements, start=1))
+    raise NotationError(f"{str(text).strip()!r} is not one of the setups; choose one of: {choices}")
+
+
 @dataclass(frozen=True, eq=False)
 class Variant:
     """Compared and hashed by identity: the registry builds one value per (name, parameters)."""
@@ -60,8 +101,20 @@ class Variant:
     kings_may_face: bool = False          # Xiangqi: a move leaving the kings facing on a file is illegal
     stalemate_loses: bool = True          # Xiangqi: the stalemated side loses
     no_capture_limit: int | None = None   # plies without capture that end the game in a draw
+    perpetual_chase: bool = True          # repetition: a perpetual chase loses (else only checks count)
+    # Janggi bikjang (with kings_may_face): a side whose king faces the other king on an open file must
+    # break the facing or pass, and a pass while they face ends the game.
+    facing_must_break: bool = False
+    passing: bool = False                 # a side not in check may pass; two passes in a row end the game
+    # Points scoring (piece letter -> value, plus a bonus per side): the endings that are otherwise
+    # drawn (bikjang, two passes, the no-capture limit, repetition) go to the side with more points.
+    points: dict[str, float] = field(default_factory=dict)
+    points_bonus: tuple[float, float] = (0.0, 0.0)
+    arrangements: tuple[Arrangement, ...] = ()  # setup choice: each side picks one before its first move
+    notation: str = "wxf"                 # the human notation: "wxf" or "coordinates"
+    legend: tuple[str, ...] = ()          # lines printed under the ASCII board (what the letters mean)
     fen_synonyms: dict[str, str] = field(default_factory=dict)  # accepted on input only
-    params: tuple[tuple[str, str], ...] = ()  # the parameters this variant was built with
+    params: tuple[tuple[str, str | bool], ...] = ()  # the parameters this variant was built with
 
     def piece(self, letter: str) -> PieceType:
         return next(p for p in self.pieces if p.letter == letter)

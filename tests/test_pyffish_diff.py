@@ -17,19 +17,17 @@ about 60,000 legal moves between them, so pyffish is asked for the WXF string of
 That is a little over half of all legal moves, and the coverage test keeps it so. rules must write each
 string exactly like pyffish and read it (and its other spellings) back to the same move.
 
-pyffish holds the GIL, so the playouts run in one process per core.
+pyffish holds the GIL, so the playouts run in one process per core (pyffish_playouts.compare_all).
 """
 from __future__ import annotations
 
-import multiprocessing
 import random
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 
 import pyffish as sf
 import pytest
+from pyffish_playouts import Report, compare_all, disagreements
 from xiangqi_positions import (
     VARIANT,
     PlayoutPlan,
@@ -46,15 +44,6 @@ import rules
 PLANS = playout_plans()
 FULL_WXF_EVERY = 8  # every 8th position of a playout gets all its WXF strings compared
 WXF_SAMPLE = 0.4  # the share of the remaining legal moves whose WXF strings are compared
-MAX_REPORTED = 25
-
-
-@dataclass
-class Report:
-    """What comparing one playout found: the disagreements, and counts for the coverage test."""
-    name: str
-    problems: list[str] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
 
 
 def pyffish_wxf(fen: str, move: str) -> str:
@@ -226,19 +215,12 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
 
 @pytest.fixture(scope="module")
 def reports() -> dict[str, Report]:
-    """Every playout compared, the longest first so the worker processes finish together. "spawn":
-    a forked pytest process may hold other tests' threads and locks."""
-    longest_first = sorted(PLANS, key=lambda plan: -plan.max_plies)
-    with ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn")) as pool:
-        return {report.name: report for report in pool.map(compare_playout, longest_first)}
+    return compare_all(compare_playout, PLANS)
 
 
 @pytest.mark.parametrize("name", [plan.name for plan in PLANS])
 def test_playout_matches_pyffish(name: str, reports: dict[str, Report]) -> None:
-    problems = reports[name].problems
-    shown = "\n".join(problems[:MAX_REPORTED])
-    more = f"\n... and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
-    assert not problems, f"{len(problems)} disagreements with pyffish:\n{shown}{more}"
+    assert not reports[name].problems, disagreements(reports[name])
 
 
 def test_the_positions_cover_what_matters(reports: dict[str, Report]) -> None:

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import itertools
 import json
-import random
-import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
+
+import pyffish_playouts
+from pyffish_playouts import CheckingMoves, PlayoutPlan, Verdicts, board, split_move  # noqa: F401
 
 VARIANT = "xiangqi"
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -64,19 +63,6 @@ EDGE_FENS: list[str] = [
     "4k4/9/9/9/9/9/9/9/r8/1r1K5 w - - 0 1",  # checkmate of Red: two rooks and the facing kings
 ]
 
-# How the playouts are drawn. Each playout has its own seeded RNG, so the set does not depend on the
-# order in which worker processes finish. "capture" is the chance of picking a capture when there is
-# one (high values reach endgames, mates and stalemates); "check" the chance of trying checking moves
-# first.
-@dataclass(frozen=True)
-class PlayoutPlan:
-    name: str
-    start_fen: str
-    max_plies: int
-    capture: float
-    check: float
-
-
 def playout_plans() -> list[PlayoutPlan]:
     plans: list[PlayoutPlan] = []
     for i in range(24):  # openings and middlegames from the start position
@@ -91,28 +77,6 @@ def playout_plans() -> list[PlayoutPlan]:
     return plans
 
 
-def board(fen: str) -> dict[str, str]:
-    """Square name -> piece letter of a Xiangqi FEN placement (rank 10 first)."""
-    squares: dict[str, str] = {}
-    for row_index, row in enumerate(fen.split()[0].split("/")):
-        rank, file = 10 - row_index, 0
-        for token in re.findall(r"\d+|[A-Za-z]", row):
-            if token.isdigit():
-                file += int(token)
-            else:
-                squares["abcdefghi"[file] + str(rank)] = token
-                file += 1
-    return squares
-
-
-def split_move(move: str) -> tuple[str, str]:
-    """'b10c8' -> ('b10', 'c8')."""
-    match = re.fullmatch(r"([a-i]\d{1,2})([a-i]\d{1,2})", move)
-    if not match:
-        raise ValueError(f"not a coordinate move: {move}")
-    return match.group(1), match.group(2)
-
-
 def tandem_files(fen: str) -> bool:
     """Whether some file holds two or more of the same piece of one side: the positions where WXF
     needs front/rear markers or numbered soldier columns."""
@@ -120,64 +84,10 @@ def tandem_files(fen: str) -> bool:
     return len(files) != len(set(files))
 
 
-@dataclass(frozen=True)
-class Verdicts:
-    """pyffish's answers about one position of a playout: `move` (None at ply 0) led here from
-    `previous_fen`; `result` is pyffish's game_result when there is no legal move."""
-    ply: int
-    move: str | None
-    previous_fen: str | None
-    fen: str
-    legal: tuple[str, ...]
-    check: bool
-    result: int | None
-
-
-CheckingMoves = Callable[[str, list[str]], list[str]]
-
-
 def playout(plan: PlayoutPlan, checking_moves: CheckingMoves) -> Iterator[Verdicts]:
-    """One seeded random playout, asking pyffish about every position as it is reached.
-
-    `checking_moves(fen, moves)` -- those of `moves` that give check, in order -- only steers the
-    check-hunting: asking pyffish for each candidate would cost one call per candidate, so the live
-    test passes the rules core's answer, the stored-file builder pyffish's; while the two agree, the
-    playouts are identical. The playout stops at game end, before any repeated position (so no
-    repetition rule can interfere) and after 50 plies without capture (long before the 120-ply draw;
-    bare-king endings would otherwise shuffle on for a long time)."""
-    import pyffish as sf
-
-    fen = plan.start_fen
-    placement, side, *rest = fen.split()
-    flipped = " ".join([placement, "b" if side == "w" else "w", *rest])
-    if sf.get_fen(VARIANT, fen, []) != fen or sf.gives_check(VARIANT, flipped, []):
-        raise ValueError(f"{plan.name}: {fen} is not a canonical FEN of a position that can arise")
-    rng = random.Random(f"pbm-xiangqi-{plan.name}")
-    seen = {tuple(fen.split()[:2])}
-    move = previous_fen = None
-    for ply in itertools.count():
-        legal = sorted(sf.legal_moves(VARIANT, fen, []))
-        yield Verdicts(ply, move, previous_fen, fen, tuple(legal), sf.gives_check(VARIANT, fen, []),
-                       None if legal else sf.game_result(VARIANT, fen, []))
-        if ply >= plan.max_plies or not legal or int(fen.split()[4]) >= 50:
-            return
-        rng.shuffle(legal)
-        occupied = board(fen)
-        captures = [m for m in legal if split_move(m)[1] in occupied]
-        candidates = list(legal)
-        if captures and rng.random() < plan.capture:
-            candidates = captures + [m for m in legal if m not in captures]
-        if rng.random() < plan.check:
-            checks = checking_moves(fen, candidates[:20])
-            candidates = checks + [m for m in candidates if m not in checks]
-        for move in candidates[:8]:
-            next_fen = sf.get_fen(VARIANT, fen, [move])
-            if tuple(next_fen.split()[:2]) not in seen:
-                break
-        else:
-            return  # every tried move repeats a position: end the playout here
-        seen.add(tuple(next_fen.split()[:2]))
-        previous_fen, fen = fen, next_fen
+    """One Xiangqi playout (pyffish_playouts.playout): stops after 50 plies without capture, long
+    before the 120-ply draw (bare-king endings would otherwise shuffle on for a long time)."""
+    return pyffish_playouts.playout(VARIANT, plan, checking_moves)
 
 
 def _pyffish_checking_moves(fen: str, moves: list[str]) -> list[str]:

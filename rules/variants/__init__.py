@@ -5,9 +5,10 @@ from collections.abc import Mapping
 
 from rules.errors import UnknownVariant
 from rules.variant import Variant
-from rules.variants import xiangqi
+from rules.variants import janggi, xiangqi
 
 BUILDERS = {
+    "janggi": janggi.build,
     "xiangqi": xiangqi.build,
 }
 

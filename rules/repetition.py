@@ -1,0 +1,193 @@
+"""The repetition referee: perpetual check and perpetual chase (spec/repetition.md).
+
+When a position (placement and side to move) occurs for the third time since the last capture, the
+moves from the first of those occurrences to now, two full cycles, are the *window*.  Each side's moves
+in the window are classified as perpetual check, perpetual chase of one enemy piece (followed as it
+moves) or allowed, and the side doing more of it loses (check outranks chase outranks allowed; equal
+classes draw).
+
+The referee reasons about `PieceType.role`, the Xiangqi piece a piece plays the part of, so Padwar qi's
+thoat is judged as a horse; whether chasing is judged at all (Xiangqi: yes, Janggi: only checks) is the
+variant's `perpetual_chase` switch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.notation import square_name
+from rules.position import Move, Position
+from rules.tables import Tables
+
+ALLOWED, CHASE, CHECK = 0, 1, 2
+
+# Kings and soldiers may attack for ever.
+FREE_ATTACKERS = frozenset({"king", "soldier"})
+# (attacker, victim) roles whose attack is a chase even when the victim is protected: the victim is
+# worth more than the attacker, so the protection does not make the capture an even trade.
+CHASE_EVEN_IF_PROTECTED = frozenset({
+    ("horse", "rook"), ("cannon", "rook"),
+    ("elephant", "rook"), ("elephant", "cannon"), ("elephant", "horse"),
+    ("advisor", "rook"), ("advisor", "cannon"), ("advisor", "horse"),
+})
+
+Pair = tuple[int, int]  # (attacker, victim) as squares or as piece identities
+
+
+@dataclass(frozen=True)
+class Verdict:
+    loser: int | None  # the side that loses, None for a draw
+    reason: str
+
+
+class Referee:
+    """Classifies windows of moves for one variant; remembers the chases found per position, since a
+    window goes round the same positions twice."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+        v = tables.variant
+        self.judge_chases = v.perpetual_chase
+        self.role = {code: tables.piece_type(code).role for code in tables.codes}
+        # Points where a soldier of each side has crossed the river (and so may be chased).
+        river = v.river_after_rank
+        self.crossed = [
+            frozenset(sq for sq in range(tables.n) if river is None or sq // v.width > river),
+            frozenset(sq for sq in range(tables.n) if river is None or sq // v.width <= river),
+        ]
+        self._chases: dict[tuple, frozenset[Pair]] = {}
+
+    # --- what a chase is --------------------------------------------------------------------------
+
+    def chases(self, pos: Position, side: int) -> frozenset[Pair]:
+        """Every (attacker, victim) square pair where `side` could now chase: a legal capture of a
+        chaseable piece that is not truly protected (or is worth protecting anyway), and not an even
+        exchange offer.  Whether it is *new* is the caller's question."""
+        key = (side, pos.key())
+        found = self._chases.get(key)
+        if found is None:
+            found = self._chases[key] = frozenset(self._find_chases(pos, side))
+        return found
+
+    def _find_chases(self, pos: Position, side: int) -> list[Pair]:
+        board, role = pos.board, self.role
+        out = []
+        with _turn(pos, side):
+            in_check = pos.in_check()
+            captures = [(a, x) for a, x in pos.pseudo_moves() if board[x]]
+            for a, x in captures:
+                attacker, victim = role[board[a]], role[board[x]]
+                if attacker in FREE_ATTACKERS or victim == "king":
+                    continue
+                if victim == "soldier" and x not in self.crossed[1 - side]:
+                    continue
+                if attacker == victim and self._can_capture(pos, x, a):
+                    continue  # an exchange offer: the victim can take the attacker first
+                if not in_check and _shields_king(pos, a):
+                    continue
+                pos.push((a, x))
+                try:
+                    if pos.in_check(side):
+                        continue  # the capture itself would be illegal
+                    if (attacker, victim) not in CHASE_EVEN_IF_PROTECTED and _can_recapture(pos, x):
+                        continue
+                finally:
+                    pos.pop()
+                out.append((a, x))
+        return out
+
+    def _can_capture(self, pos: Position, fr: int, to: int) -> bool:
+        """Could the piece on `fr` legally capture on `to` if it were its side's move?"""
+        with _turn(pos, pos.board[fr] & 1):
+            return (fr, to) in pos.pseudo_moves() and bool(pos._legal_filter([(fr, to)]))
+
+    # --- judging a window -------------------------------------------------------------------------
+
+    def judge(self, pos: Position, plies: int) -> Verdict:
+        """Adjudicate the last `plies` moves played on `pos` (they contain no capture)."""
+        classes, chased = self._classify(pos, plies)
+        loser = verdict_loser(classes)
+        if loser is None:
+            return Verdict(None, "repetition: draw")
+        if classes[loser] == CHECK:
+            return Verdict(loser, "perpetual check")
+        victim = min(chased[loser])  # one piece chased throughout; the lowest point if several
+        name = self.t.piece_type(pos.board[victim]).name
+        return Verdict(loser, f"perpetual chase of the {name} on {square_name(self.t.variant, victim)}")
+
+    def _classify(self, pos: Position, plies: int) -> tuple[list[int], list[set[int]]]:
+        """Each side's class over the window, and the points where the pieces it chased on every one of
+        its moves stand now."""
+        moves: list[Move] = [pos.pop() for _ in range(plies)][::-1]
+        identity = {sq: sq for sq in pos.pieces[0] | pos.pieces[1]}  # piece id = its first point
+        checking = [True, True]
+        # Per side: the ids of the pieces it newly chased on each of its moves so far (None: no move
+        # yet); an empty set means that side can no longer be chasing perpetually.
+        chased: list[set[int] | None] = [None, None] if self.judge_chases else [set(), set()]
+        for i, move in enumerate(moves):
+            if not any(checking) and chased == [set(), set()]:
+                for rest in moves[i:]:  # both sides are "allowed" whatever follows
+                    pos.push(rest)
+                break
+            side = pos.side
+            new = self._new_chases(pos, side, move, identity) if chased[side] != set() else set()
+            identity[move[1]] = identity.pop(move[0])
+            pos.push(move)
+            if checking[side] and not pos.in_check():
+                checking[side] = False
+            chased[side] = new if chased[side] is None else chased[side] & new
+        classes = [CHECK if checking[s] else CHASE if chased[s] else ALLOWED for s in (0, 1)]
+        where = {ident: sq for sq, ident in identity.items()}
+        return classes, [{where[i] for i in ids or ()} for ids in chased]
+
+    def _new_chases(self, pos: Position, side: int, move: Move, identity: dict[int, int]) -> set[int]:
+        """The ids of the pieces `move` newly chases: chaseable after it by an attacker that could not
+        chase that piece before it (made by the moved piece, discovered, or unprotected by it)."""
+        pos.push(move)
+        after = self.chases(pos, side)
+        pos.pop()
+        if not after:
+            return set()
+        before = {(identity[a], identity[x]) for a, x in self.chases(pos, side)}
+        fr, to = move
+        moved = lambda sq: identity[fr] if sq == to else identity[sq]  # noqa: E731
+        return {moved(x) for a, x in after if (moved(a), moved(x)) not in before}
+
+
+def verdict_loser(classes: list[int]) -> int | None:
+    """The verdict table: the side whose class ranks higher (check > chase > allowed) loses."""
+    if classes[0] == classes[1]:
+        return None
+    return 0 if classes[0] > classes[1] else 1
+
+
+def _shields_king(pos: Position, sq: int) -> bool:
+    """Is the piece on `sq` pinned, shielding its king?  The spec's "A is not pinned" is read literally,
+    as Fairy-Stockfish's suite does (D39, fsf-22/23): a pinned piece does not chase even where taking
+    its pinner would be legal."""
+    piece = pos.board[sq]
+    pos.board[sq] = 0
+    try:
+        return pos.in_check(piece & 1)
+    finally:
+        pos.board[sq] = piece
+
+
+def _can_recapture(pos: Position, target: int) -> bool:
+    """Can the side to move legally capture on `target`?  (A pinned protector is no protection.)"""
+    if not pos.attacked(target, pos.side):
+        return False
+    return bool(pos._legal_filter([m for m in pos.pseudo_moves() if m[1] == target]))
+
+
+class _turn:
+    """Temporarily give the move to `side` (a null move), to ask what that side could do now."""
+
+    def __init__(self, pos: Position, side: int) -> None:
+        self.pos, self.side = pos, side
+
+    def __enter__(self) -> None:
+        self.saved = self.pos.side
+        self.pos.side = self.side
+
+    def __exit__(self, *exc: object) -> None:
+        self.pos.side = self.saved
