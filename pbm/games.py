@@ -193,6 +193,13 @@ def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
          board.deadline, board.id])
 
 
+def set_start(db: sqlite_utils.Database, board: Board, params: dict, start_fen: str) -> None:
+    """A setup choice (Janggi's arrangements) changed how the game starts; the moves stay."""
+    board.params, board.start_fen = params, start_fen
+    db.execute("UPDATE games SET params = ?, start_fen = ? WHERE id = ?",
+               [json.dumps(params), start_fen, board.id])
+
+
 def reminded(db: sqlite_utils.Database, board: Board) -> None:
     """The reminder of this turn has been sent."""
     board.remind_at = None

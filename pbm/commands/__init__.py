@@ -23,7 +23,7 @@ from datetime import datetime
 import sqlite_utils
 
 from pbm import accounts, games, replies, tokens
-from pbm.commands import notify, parse, play, table, timers
+from pbm.commands import notify, parse, play, setups, table, timers
 from pbm.commands.base import CommandError, Context, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
@@ -35,7 +35,8 @@ MAX_MULTIPLE = 50       # commands in one `multiple` mail
 
 TOKEN_USAGE = ["MOVE[#N]            (for example h2e2, or C2=5, or h2e2#7)",
                "queue MOVE          (a premove; queue clear empties the queue)",
-               "resign | propose | accept | reject | undo | pass"]
+               "resign | propose | accept | reject | undo | pass",
+               "setup ARRANGEMENT   (Janggi, before your first move)"]
 
 
 def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: datetime) -> list[Outgoing]:
@@ -204,6 +205,8 @@ def _token_reply(ctx: Context) -> None:
             play.act(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
             play.enqueue(ctx, board, user, words[1])
+        elif verb == "setup" and len(words) >= 2:
+            setups.arrange(ctx, board, user, " ".join(words[1:]))
         elif len(words) == 1:
             play.act(ctx, board, user, words[0])
         else:

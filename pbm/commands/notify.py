@@ -14,6 +14,8 @@ from pbm.commands.base import Context
 from pbm.games import Board
 from pbm.messages import Outgoing
 
+PASS = "pass"            # the rules core's move text for a pass (Janggi)
+
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     """`Xiangqi Board 101 bob`, naming the player to move next (once the game is over: the winner,
@@ -56,13 +58,39 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
     return [f"Draw ({board.reason})."]
 
 
+def may_set_up(board: Board, game: rules.Game, user: str) -> bool:
+    """Whether `user` may still choose the arrangement of their pieces (Janggi): the game has such a
+    choice and began from its standard start, and `user` has not moved yet (the rules core's
+    `Game.setup` has the last word)."""
+    return (bool(game.variant.arrangements) and board.start_fen == game.variant.start_fen
+            and board.ply < (1 if user == board.player1 else 2))
+
+
+def arrangement(game: rules.Game, side: str) -> rules.variant.Arrangement:
+    """The arrangement `side` ("w"/"b") plays now: the one in the game's parameters, else the
+    standard one (the first).  The rules core names the parameter after the side."""
+    choices = game.variant.arrangements
+    key = game.params.get(game.side_names["wb".index(side)].lower())
+    return next((a for a in choices if a.key == key), choices[0])
+
+
 def move_list(board: Board, sides: tuple[str, str], upto: int | None = None) -> list[tuple[str, str]]:
     """The rows of the move list under a header row: one column per player, global move numbers."""
     header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
-    cells = [f"{ply:>3}. {m.move:<6} {m.notation}{' (Auto)' if m.auto else ''}"
+    cells = [f"{ply:>3}. {_move_cell(m)}{' (Auto)' if m.auto else ''}"
              for ply, m in enumerate(board.moves[:upto], start=1)]
     rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
     return [(f"     {header[0]}", header[1])] + rows if rows else []
+
+
+def _move_cell(m: games.PlayedMove) -> str:
+    """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them."""
+    return m.move if m.notation == m.move else f"{m.move:<6} {m.notation}"
+
+
+def played(move: str, notation: str) -> str:
+    """A move in a sentence: `h3e3 (C2=5)`, or just `b1c3` where the notation is the coordinates."""
+    return move if notation == move else f"{move} ({notation})"
 
 
 def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
@@ -102,7 +130,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     if actor is not None and ctx.inbound is not None:
         ctx.out.append(replies.answer(
             ctx.inbound, subject(board, new=new),
-            _body(board, values, headline, notes, actor, None, actor in observers),
+            _body(board, game, values, headline, notes, actor, None, actor in observers),
             root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None))
     if recipients is None:
         recipients = [*board.players, *observers]
@@ -115,7 +143,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         attached = {"author": actor, "text": text} if text else None
         ctx.out.append(replies.notify(
             address, subject(board, new=new, comment=bool(attached)),
-            _body(board, values, headline, notes, user, attached, user in observers), root=root,
+            _body(board, game, values, headline, notes, user, attached, user in observers), root=root,
             reply_to=reply_address(ctx, board, user) if user in board.players else None))
 
 
@@ -140,25 +168,34 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     return sent
 
 
-def _body(board: Board, values: dict, headline: list[str], notes: dict[str, list[str]], user: str,
-          attached: dict | None, observing: bool) -> str:
+def _body(board: Board, game: rules.Game, values: dict, headline: list[str],
+          notes: dict[str, list[str]], user: str, attached: dict | None, observing: bool) -> str:
     return replies.render("board.j2", **values, headline=headline, notes=notes.get(user, []),
-                          comment=attached, footer=footer(board, user, observing))
+                          comment=attached, footer=footer(board, game, user, observing))
 
 
-def footer(board: Board, user: str, observing: bool) -> list[str]:
+def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[str]:
     """What `user` can do next, in the words of the commands."""
     v, n = board.variant, board.number
     if board.status != games.ACTIVE:
         return []
     if user in board.players:
+        answers = "resign, propose (a draw), accept, reject, undo"
         if board.to_move == user:
+            example = "h2e2 or C2=5" if game.variant.notation == "wxf" else "h2e2"
             lines = ["It is your move: reply to this mail with just the move on the first line",
-                     "(for example h2e2 or C2=5), or send the subject:",
+                     f"(for example {example}), or send the subject:",
                      f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
+            if PASS in game.legal_moves():
+                answers += ", pass"
         else:
             lines = ["To queue your next move, reply to this mail with: queue MOVE"]
-        return lines + ["Other answers: resign, propose (a draw), accept, reject, undo."]
+        lines.append(f"Other answers: {answers}.")
+        if may_set_up(board, game, user):
+            mine = arrangement(game, board.turn_of(user)).key
+            lines += [f"Before your first move you may choose your setup (now: {mine}): answer",
+                      f"with setup ARRANGEMENT; \"{v} help\" lists them."]
+        return lines
     if not observing:
         return []
     return [f"You observe this game; to stop, send: {v} unsubscribe {n} {user} PASSWORD"]

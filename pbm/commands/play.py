@@ -11,14 +11,17 @@ from __future__ import annotations
 import rules
 
 from pbm import accounts, games
-from pbm.commands import notify, turns
+from pbm.commands import notify, setups, turns
 from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
                                require_player)
 from pbm.commands.parse import Request
 from pbm.games import Board
 
 MAX_QUEUE = 10
-SERVER_PARAMS = {"fen": "start from this position", "unrated": "the game does not count for the ratings"}
+# What challenge takes besides the rules core's own parameters (as shown in help and errors).
+SERVER_PARAMS = {"fen=FEN": "start from this position",
+                 "unrated": "the game does not count for the ratings",
+                 "setup=ARRANGEMENT": "your own setup, where the game has a choice (Janggi)"}
 
 
 def challenge(ctx: Context, req: Request) -> None:
@@ -40,6 +43,7 @@ def challenge(ctx: Context, req: Request) -> None:
     params = dict(req.params)
     fen = params.pop("fen", None)
     unrated = params.pop("unrated", False)
+    own_setup = params.pop("setup", None)
     if fen is True or fen == "":
         raise CommandError("-fen needs a position: -fen=FEN with the FEN's spaces written as _ "
                            "(or the placement alone).")
@@ -56,7 +60,9 @@ def challenge(ctx: Context, req: Request) -> None:
     if game.result != "*":
         raise CommandError(f"That position is already decided ({game.result}, {game.reason}); "
                            f"start from a position where the game is still open.")
-    board = games.create(ctx.db, variant, first, second, params, options, game.start_fen,
+    challenger_side = game.turn if challenger == first else "bw"["wb".index(game.turn)]
+    chosen = setups.from_challenge(game, challenger_side, own_setup, params)
+    board = games.create(ctx.db, variant, first, second, game.params, options, game.start_fen,
                          rated=fen is None and unrated is False, now=ctx.now)
     ctx.board = board
     games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
@@ -65,6 +71,11 @@ def challenge(ctx: Context, req: Request) -> None:
     opponent = board.opponent(challenger)
     headline = [f"{challenger} has started a game of {title} with {opponent}, who may decline it "
                 f"by resigning before their first move."]
+    terms = [f"-{name}" if value is True else f"-{name}={value}" for name, value in board.params.items()
+             if name not in {side.lower() for side in game.side_names}]     # those are in `chosen`
+    if terms:
+        headline.append(f"Parameters: {' '.join(terms)}.")
+    headline += chosen
     if not board.rated:
         headline.append("The game is not rated.")
     notify.board_mails(ctx, board, game, actor=challenger, headline=headline, new=True)

@@ -90,7 +90,8 @@ def status(ctx: Context, req: Request) -> None:
     game = board.replay()
     values = notify.summary(board, game)
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} moves so far" + (f"; the last was {last.move} ({last.notation})." if last else ".")]
+    headline = [f"{board.ply} moves so far"
+                + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
     watchers = games.observers(ctx.db, board)
@@ -152,7 +153,7 @@ def preview(ctx: Context, req: Request) -> None:
         except rules.RulesError as e:
             done = f" (after {' '.join(played)})" if played else ""
             raise CommandError(f"Move {i} of the preview{done}: {e}.") from None
-        played.append(f"{game.moves[-1]} ({game.notation[-1]})")
+        played.append(notify.played(game.moves[-1], game.notation[-1]))
     if game.result != "*":
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
         outcome = (f"the game would be won by {board.player_of(winner)} ({game.reason})" if winner

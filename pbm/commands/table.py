@@ -6,7 +6,7 @@ from __future__ import annotations
 import rules
 
 from pbm import games, replies
-from pbm.commands import account, admin, play, queries, turns
+from pbm.commands import account, admin, play, queries, setups, turns
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import Request
 
@@ -40,10 +40,11 @@ def game_help(ctx: Context, req: Request) -> None:
 
 def _game_help(ctx: Context, variant: str) -> None:
     template = f"{variant}_help.j2" if replies.has_template(f"{variant}_help.j2") else "game_help.j2"
+    start = rules.Game.new(variant)
     ctx.answer(f"{games.TITLES[variant]} help", template, title=games.TITLES[variant], variant=variant,
                commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
-               start_board=rules.Game.new(variant).board())
+               start_board=start.board(), arrangements=start.variant.arrangements)
 
 
 def _games() -> list[tuple[str, str]]:
@@ -100,6 +101,13 @@ COMMANDS: list[Command] = [
                     "legal when its turn comes, it and the rest of your queue are dropped, and your "
                     "next board mail says so. Taking back moves clears the queues. `clear` "
                     "empties yours. Up to 10 moves."),
+    Command("setup", "BOARD USERID PASSWORD ARRANGEMENT", "choose how your pieces stand, before "
+            "your first move (Janggi)", setups.setup, game=True, min_args=4, max_args=6, passwords=(2,),
+            details="In Janggi each side picks one of four arrangements of its horses and elephants "
+                    "before its own first move (\"janggi help\" lists them; the default is the "
+                    "standard one). You may change your mind until you make your first move (a pass "
+                    "counts as one); the choice is not a move and does not use your turn. A "
+                    "challenger can choose at once with -setup=ARRANGEMENT in the challenge."),
     Command("preview", "BOARD MOVE...", "the board after some moves; nothing is saved",
             queries.preview, game=True, min_args=2, max_args=40),
     Command("show", "BOARD[#N]... | USERID... [active|inactive|next]",

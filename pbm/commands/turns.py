@@ -19,6 +19,7 @@ from datetime import timedelta
 import rules
 
 from pbm import games, ratings
+from pbm.commands import notify
 from pbm.commands.base import CommandError, Context
 from pbm.games import Board
 from pbm.store import timestamp
@@ -96,7 +97,9 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     """Store the move just played on `game`; a pending offer the move answers lapses."""
     move, notation = game.moves[-1], game.notation[-1]
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
-    headline.append(f"{mover} played {move} ({notation}){' from the queue (Auto)' if auto else ''}.")
+    queued = " from the queue (Auto)" if auto else ""
+    did = "passed" if move == notify.PASS else f"played {notify.played(move, notation)}"
+    headline.append(f"{mover} {did}{queued}.")
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
         what = "draw offer" if board.offer == "draw" else "request to take back a move"
         headline.append(f"{board.offer_by}'s {what} lapsed with this move.")
@@ -124,6 +127,8 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
         record_move(ctx, board, game, board.to_move, True, headline)
     if game.result == "*":
         schedule(ctx, board)
+        for side, warning in game.warnings:  # "repeating h7g7 again would lose by perpetual chase"
+            notes.setdefault(board.player_of(side), []).append(f"{warning[0].upper()}{warning[1:]}.")
     else:
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
         finish(ctx, board, board.player_of(winner) if winner else None, game.reason or "")

@@ -1,0 +1,96 @@
+"""The setup choice before the first move: in Janggi each side picks one of four arrangements of
+its horses and elephants (spec/games.md, seed 002).
+
+The rules core knows which games have such a choice, what the choices are, and whether a side may
+still make one (`Game.setup` refuses otherwise, saying why); this module is the mail side of it:
+the `setup` command and the choice made with a challenge.
+
+Decisions (the spec is silent):
+- A player chooses only for their own side.  In a challenge, `-setup=ARR` is the challenger's own
+  side (the challenger may be either player); `-cho=ARR` / `-han=ARR`, the rules core's own
+  parameters, are accepted for the challenger's side and refused for the opponent's, whose choice
+  it is.
+- A side may choose, and change its mind, at any time before its own first move, on its turn or
+  not; the last choice counts.  Choosing early only shows the opponent one's choice.
+- A choice is not a move: the turn, the move numbers and the timers stay as they are.  Both players
+  and the observers get the board with the new arrangement, and the game record keeps the choice.
+"""
+from __future__ import annotations
+
+import rules
+from rules.variant import Arrangement
+
+from pbm import games
+from pbm.commands import notify
+from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
+                               require_player)
+from pbm.commands.parse import Request
+from pbm.games import Board
+
+
+def setup(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    arrange(ctx, board, user, " ".join(req.args[3:]))      # "left swapped" is a name, too
+
+
+def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
+    """`user` chooses the arrangement `text` for their side of `board`."""
+    require_player(board, user)
+    require_active(board)
+    game = board.replay()
+    side = board.turn_of(user)
+    before = notify.arrangement(game, side) if game.variant.arrangements else None
+    chosen = _choose(game, side, text)
+    if chosen == before:
+        raise CommandError(f"You already play {describe(chosen, _side_name(game, side))}; nothing "
+                           f"was changed.")
+    games.set_start(ctx.db, board, game.params, game.start_fen)
+    games.add_event(ctx.db, board, "setup", user, chosen.key, ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    name = _side_name(game, side)
+    notify.board_mails(ctx, board, game, actor=user,
+                       headline=[f"{user} ({name}) chose {describe(chosen, name)}."])
+    games.remember(board, game)
+
+
+def from_challenge(game: rules.Game, challenger_side: str, own: str | bool | None,
+                   params: dict) -> list[str]:
+    """Apply the challenger's setup choice to a new game: `-setup=ARR`, or the rules core's
+    parameter named after the challenger's side (`-cho=ARR`); a choice for the opponent's side is
+    refused.  Returns the line that tells the players what was chosen."""
+    mine = _side_name(game, challenger_side)
+    for name in game.side_names:
+        if name != mine and name.lower() in params:
+            raise CommandError(f"-{name.lower()} chooses {name}'s setup, and {name} is your "
+                               f"opponent's side: each player chooses their own, before their first "
+                               f"move. Choose yours with -setup=ARRANGEMENT.")
+    if own is not None and mine.lower() in params:
+        raise CommandError(f"-setup and -{mine.lower()} both choose your setup; give only one of them.")
+    choice = own if own is not None else params.get(mine.lower())
+    if choice is None:
+        return []
+    if choice is True or choice == "":
+        raise CommandError("-setup needs an arrangement: -setup=ARRANGEMENT (send \""
+                           f"{game.variant.name} help\" for the list).")
+    # chosen through Game.setup even when the rules core took it as a parameter: it checks that
+    # the game has the standard start
+    return [f"{mine} plays {describe(_choose(game, challenger_side, str(choice)), mine)}."]
+
+
+def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
+    """Set the arrangement on `game` (in place) and return it, or CommandError."""
+    try:
+        return game.setup(side, text)
+    except rules.RulesError as e:
+        raise CommandError(f"{e}.") from None
+
+
+def describe(a: Arrangement, side: str) -> str:
+    """`the setup outer, 상마마상 (sang-ma-ma-sang), EHHE from Han's left`: the names a player finds
+    in the help page, and the letters of the board."""
+    return f"the setup {a.key}, {a.hangul} ({a.romanized}), {a.letters} from {side}'s left"
+
+
+def _side_name(game: rules.Game, side: str) -> str:
+    return game.side_names["wb".index(side)]
