@@ -1,6 +1,7 @@
 """The rules core: pure Python, no I/O.  See rules/README.md for how the games map onto it.
 
-Public API: `Game` (play, undo, results, notation, board), `perft`, `variant_names` and the errors.
+Public API: `Game` (play, undo, results, notation, board, setup), `PASS` (the move text of a pass),
+`perft`, `variant_names` and the errors.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 from rules.errors import FenError, IllegalMove, NotationError, RulesError, UnknownVariant
 from rules.fen import parse_fen
 from rules.game import Game
+from rules.notation import PASS
 from rules.position import perft as _perft
 from rules.tables import compile_variant
 from rules.variants import get_variant, variant_names
@@ -23,5 +25,5 @@ def perft(name: str, fen: str | None, depth: int, params: Mapping[str, str | boo
     return _perft(position, depth, game_ends)
 
 
-__all__ = ["Game", "perft", "variant_names", "RulesError", "UnknownVariant", "FenError",
+__all__ = ["Game", "PASS", "perft", "variant_names", "RulesError", "UnknownVariant", "FenError",
            "IllegalMove", "NotationError"]

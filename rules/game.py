@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from rules import notation
 from rules.board_ascii import render
-from rules.errors import IllegalMove, NotationError
+from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
 from rules.position import Move, Position
 from rules.repetition import Referee, Verdict
@@ -30,6 +30,11 @@ class Game:
         self.start_fen = self.variant.start_fen if fen is None else fen
         self.position: Position = parse_fen(self.tables, self.start_fen)
         self.start_fen = format_fen(self.position)
+        chosen = [n for n in self.variant.side_names if n.lower() in dict(self.variant.params)]
+        if chosen and self.start_fen != self.variant.start_fen:
+            raise RulesError(f"a setup choice ({', '.join(n.lower() + '=' for n in chosen)}) arranges the "
+                             f"standard start; a game from a FEN of its own has its pieces where the FEN "
+                             f"puts them")
         self.moves: list[str] = []
         self.notation: list[str] = []
         self.result = "*"
@@ -81,29 +86,54 @@ class Game:
         The game changes in place: its params and start FEN record the choice, and a move already
         played (Cho's first, when Han chooses after it) is played again on the new position."""
         v = self.variant
+        s = self._side(side)
         if not v.arrangements:
             raise IllegalMove(f"{v.title} has no setup choice")
-        names = [n.lower() for n in v.side_names]
-        who = side.strip().lower()
-        if who not in ("w", "b", *names):
-            raise IllegalMove(f"{side!r} is not a side; write w or b ({v.side_names[0]} or "
-                              f"{v.side_names[1]})")
-        s = "wb".index(who) if who in ("w", "b") else names.index(who)
         arrangement = choose_arrangement(v.arrangements, choice)
-        if self.start_fen != v.start_fen:
-            raise IllegalMove("this game began from a position of its own, not the standard start, so "
-                              "its setup cannot be chosen")
-        if self.result != "*":
-            raise IllegalMove(f"the game is over ({self.result}, {self.reason})")
-        if (self.ply + (s == 0)) // 2:  # the moves that side has made (the first player moves first)
-            raise IllegalMove(f"{v.side_names[s]} has made its first move; the setup is chosen before it")
+        refusal = self._setup_refusal(s)
+        if refusal:
+            raise IllegalMove(refusal)
         params = self.params
-        params[names[s]] = arrangement.key
+        params[v.side_names[s].lower()] = arrangement.key
         game = Game(v.name, params)
         for move in self.moves:
             game.play(move)
         self.__dict__.update(game.__dict__)
         return arrangement
+
+    def may_setup(self, side: str) -> bool:
+        """Whether `side` may still choose its arrangement (see `setup`)."""
+        return self._setup_refusal(self._side(side)) is None
+
+    def arrangement(self, side: str) -> Arrangement | None:
+        """The arrangement `side` plays now; None where the variant has no setup choice."""
+        v = self.variant
+        if not v.arrangements:
+            return None
+        key = dict(v.params).get(v.side_names[self._side(side)].lower())
+        return next((a for a in v.arrangements if a.key == key), v.arrangements[0])
+
+    def _setup_refusal(self, s: int) -> str | None:
+        v = self.variant
+        if not v.arrangements:
+            return f"{v.title} has no setup choice"
+        if self.start_fen != v.start_fen:
+            return ("this game began from a position of its own, not the standard start, so its setup "
+                    "cannot be chosen")
+        if self.result != "*":
+            return f"the game is over ({self.result}, {self.reason})"
+        if (self.ply + (s == 0)) // 2:  # the moves that side has made (the first player moves first)
+            return f"{v.side_names[s]} has made its first move; the setup is chosen before it"
+        return None
+
+    def _side(self, side: str) -> int:
+        """0 or 1 for "w"/"b" or a side name (any case)."""
+        names = [n.lower() for n in self.variant.side_names]
+        who = side.strip().lower()
+        if who not in ("w", "b", *names):
+            raise IllegalMove(f"{side!r} is not a side; write w or b ({self.variant.side_names[0]} or "
+                              f"{self.variant.side_names[1]})")
+        return "wb".index(who) if who in ("w", "b") else names.index(who)
 
     # --- state ------------------------------------------------------------------------------------
 
@@ -129,6 +159,10 @@ class Game:
 
     def in_check(self) -> bool:
         return self.position.in_check()
+
+    def kings_facing(self) -> bool:
+        """The kings face each other and the side to move must break the facing or pass (bikjang)."""
+        return self.variant.facing_must_break and self.position.kings_face()
 
     def board(self) -> str:
         return render(self.position)

@@ -200,9 +200,10 @@ def test_a_challenger_chooses_only_their_own_setup(post):
         in flat(error)
     [error] = janggi(post, "-setup=zigzag")
     assert "'zigzag' is not one of the setups; choose one of: 1 inner" in flat(error)
-    for choice in ("-setup=outer", "-cho=outer"):
-        [error] = janggi(post, f"{choice} -fen=4k4/9/9/9/9/9/9/9/4K4/9")
-        assert "began from a position of its own, not the standard start" in flat(error)
+    [error] = janggi(post, "-setup=outer -fen=4k4/9/9/9/9/9/9/9/4K4/9")
+    assert "began from a position of its own, not the standard start" in flat(error)
+    [error] = janggi(post, "-cho=outer -fen=4k4/9/9/9/9/9/9/9/4K4/9")
+    assert "a setup choice (cho=) arranges the standard start" in flat(error)
     [error] = janggi(post, "-setup=outer -cho=left")
     assert "-setup and -cho both choose your setup; give only one of them." in flat(error)
     [error] = post.send("xiangqi challenge -setup=outer alice bob", sender=player("alice"))
@@ -273,6 +274,8 @@ def test_bikjang_must_be_broken_and_a_pass_then_ends_the_game(post):
     mails = by_recipient(move(post, "bob", "e9d9"))
     assert "Other answers: resign, propose (a draw), accept, reject, undo, pass." \
         in text(mails[player("alice")])
+    assert ("The kings face each other (bikjang): alice must break the facing or pass; a pass ends "
+            "the game.") in flat(mails[player("alice")])
     [error] = move(post, "alice", "a1a2")
     assert "the kings face each other (bikjang): break the facing or pass" in flat(error)
     mails = by_recipient(move(post, "alice", "pass"))

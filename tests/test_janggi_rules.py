@@ -310,3 +310,14 @@ def test_command_line() -> None:
     assert '"result": "0-1"' in play.stdout and "Cho 72 - Han 73.5" in play.stdout
     refused = run("play", "janggi", "--param", "han=diagonal", "pass")
     assert refused.returncode == 2 and "choose one of" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_setup_choice_needs_the_standard_start():
+    with pytest.raises(rules.RulesError, match="setup choice"):
+        rules.Game.new("janggi", {"cho": "outer"}, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+    game = rules.Game.new("janggi", {"cho": "outer"})
+    assert game.arrangement("w").key == "outer" and game.arrangement("b").key == "inner"
+    assert game.may_setup("w") and game.may_setup("Han")
+    game.play("a1a2")
+    assert not game.may_setup("w") and game.may_setup("b")
+    assert rules.Game.new("xiangqi").arrangement("w") is None

@@ -14,9 +14,6 @@ from pbm.commands.base import Context
 from pbm.games import Board
 from pbm.messages import Outgoing
 
-PASS = "pass"            # the rules core's move text for a pass (Janggi)
-
-
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     """`Xiangqi Board 101 bob`, naming the player to move next (once the game is over: the winner,
     or the first player), so that mail filters can sort out "my turn"."""
@@ -42,7 +39,10 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
     """`It is bob's turn.`, `bob is in check.`, `alice has proposed a draw.`, `Game won by ...`."""
     if board.status == games.ACTIVE:
         lines = [f"It is {board.to_move}'s turn."]
-        if game.in_check():
+        if game.kings_facing():
+            lines.append(f"The kings face each other (bikjang): {board.to_move} must break the facing "
+                         f"or pass; a pass ends the game.")
+        elif game.in_check():
             lines.append(f"{board.to_move} is in check.")
         if board.offer == "draw":
             lines.append(f"{board.offer_by} has proposed a draw.")
@@ -56,22 +56,6 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
     if board.winner:
         return [f"Game won by {board.winner} ({board.reason})."]
     return [f"Draw ({board.reason})."]
-
-
-def may_set_up(board: Board, game: rules.Game, user: str) -> bool:
-    """Whether `user` may still choose the arrangement of their pieces (Janggi): the game has such a
-    choice and began from its standard start, and `user` has not moved yet (the rules core's
-    `Game.setup` has the last word)."""
-    return (bool(game.variant.arrangements) and board.start_fen == game.variant.start_fen
-            and board.ply < (1 if user == board.player1 else 2))
-
-
-def arrangement(game: rules.Game, side: str) -> rules.variant.Arrangement:
-    """The arrangement `side` ("w"/"b") plays now: the one in the game's parameters, else the
-    standard one (the first).  The rules core names the parameter after the side."""
-    choices = game.variant.arrangements
-    key = game.params.get(game.side_names["wb".index(side)].lower())
-    return next((a for a in choices if a.key == key), choices[0])
 
 
 def move_list(board: Board, sides: tuple[str, str], upto: int | None = None) -> list[tuple[str, str]]:
@@ -186,13 +170,13 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
             lines = ["It is your move: reply to this mail with just the move on the first line",
                      f"(for example {example}), or send the subject:",
                      f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
-            if PASS in game.legal_moves():
+            if rules.PASS in game.legal_moves():
                 answers += ", pass"
         else:
             lines = ["To queue your next move, reply to this mail with: queue MOVE"]
         lines.append(f"Other answers: {answers}.")
-        if may_set_up(board, game, user):
-            mine = arrangement(game, board.turn_of(user)).key
+        if game.may_setup(board.turn_of(user)):
+            mine = game.arrangement(board.turn_of(user)).key
             lines += [f"Before your first move you may choose your setup (now: {mine}): answer",
                       f"with setup ARRANGEMENT; \"{v} help\" lists them."]
         return lines

@@ -40,7 +40,7 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
     require_active(board)
     game = board.replay()
     side = board.turn_of(user)
-    before = notify.arrangement(game, side) if game.variant.arrangements else None
+    before = game.arrangement(side)
     chosen = _choose(game, side, text)
     if chosen == before:
         raise CommandError(f"You already play {describe(chosen, _side_name(game, side))}; nothing "

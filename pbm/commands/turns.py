@@ -98,7 +98,7 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     move, notation = game.moves[-1], game.notation[-1]
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     queued = " from the queue (Auto)" if auto else ""
-    did = "passed" if move == notify.PASS else f"played {notify.played(move, notation)}"
+    did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
     headline.append(f"{mover} {did}{queued}.")
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
         what = "draw offer" if board.offer == "draw" else "request to take back a move"
