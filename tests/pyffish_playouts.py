@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import rules
+
 MAX_REPORTED = 25
 
 
@@ -162,3 +164,18 @@ def disagreements(report: Report) -> str:
     shown = "\n".join(problems[:MAX_REPORTED])
     more = f"\n... and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
     return f"{len(problems)} disagreements with pyffish:\n{shown}{more}"
+
+
+def check_replay(report: Report, name: str, game: rules.Game, fens: list[str]) -> None:
+    """The server rebuilds games from their record: `Game.from_record` must give the position, result
+    and notation the moves gave when played, and `Game.at` the position pyffish had half-way."""
+    replay = rules.Game.from_record(game.variant.name, game.params, game.start_fen, game.moves)
+    if (replay.fen(), replay.result, replay.reason) != (fens[-1], game.result, game.reason):
+        report.problems.append(f"{name}: Game.from_record gives {replay.fen()} ({replay.result}, "
+                               f"{replay.reason}), pyffish {fens[-1]}")
+    if replay.notation != game.notation:
+        report.problems.append(f"{name}: from_record notation {replay.notation} != played {game.notation}")
+    middle = len(game.moves) // 2
+    if replay.at(middle).fen() != fens[middle]:
+        report.problems.append(f"{name}: Game.at({middle}) gives {replay.at(middle).fen()}, "
+                               f"pyffish {fens[middle]}")

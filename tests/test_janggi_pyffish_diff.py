@@ -35,6 +35,7 @@ from pyffish_playouts import (
     Report,
     Verdicts,
     board,
+    check_replay,
     compare_all,
     disagreements,
     is_pass,
@@ -288,13 +289,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
         report.problems += [f"{where} [{verdicts.fen}] after {list(verdicts.recent)}: {p}"
                             for p in compare_position(judged, verdicts, report.counts)]
 
-    replay = rules.Game.from_record("janggi", game.params, game.start_fen, moves)
-    if (replay.fen(), replay.result, replay.reason) != (fens[-1], game.result, game.reason):
-        report.problems.append(f"{plan.name}: Game.from_record gives {replay.fen()} "
-                               f"({replay.result}, {replay.reason})")
-    middle = len(moves) // 2
-    if replay.at(middle).fen() != fens[middle]:
-        report.problems.append(f"{plan.name}: Game.at({middle}) gives {replay.at(middle).fen()}")
+    check_replay(report, plan.name, game, fens)
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from collections import Counter
 
 import pyffish as sf
 import pytest
-from pyffish_playouts import Report, compare_all, disagreements
+from pyffish_playouts import Report, check_replay, compare_all, disagreements
 from xiangqi_positions import (
     VARIANT,
     PlayoutPlan,
@@ -201,16 +201,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
         problems, asked = compare_position(game, verdicts, sample, report.counts)
         report.problems += [f"{plan.name} ply {verdicts.ply} [{verdicts.fen}]: {p}" for p in problems]
 
-    replay = rules.Game.from_record(VARIANT, None, plan.start_fen, moves)
-    if replay.fen() != fens[-1]:
-        report.problems.append(f"{plan.name}: Game.from_record gives {replay.fen()}, pyffish {fens[-1]}")
-    if replay.notation != game.notation:
-        report.problems.append(f"{plan.name}: from_record notation {replay.notation} != played "
-                               f"{game.notation}")
-    middle = len(moves) // 2
-    if replay.at(middle).fen() != fens[middle]:
-        report.problems.append(f"{plan.name}: Game.at({middle}) gives {replay.at(middle).fen()}, "
-                               f"pyffish {fens[middle]}")
+    check_replay(report, plan.name, game, fens)
 
 
 @pytest.fixture(scope="module")
