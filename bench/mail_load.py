@@ -5,15 +5,18 @@ real `pbm serve` over SMTP on loopback.
                               [--seed 1] [--json]
 
 Each game is one client thread with its own SMTP connection; its two players take turns mailing
-`xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves).
+`xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves, drawn
+before the clock starts).
 Latency is measured from the end of the SMTP DATA to the server's 250, which `pbm serve` only
 sends once the command, its game update and its replies are committed (synchronous=FULL).  At
 the end every command's replies are read back from the outbox Maildir and checked: exactly one to
-each player, none an error.  With --prefill N the database first holds N finished games (copies of
-a real one, with every row that refers to it), to compare the per-command cost on a big database.
+each player, none an error; `outbox_drained_ms_after` says how long after the last answer every
+reply had been sent (an outbox that keeps up needs little more than its polling interval).  With
+--prefill N the database first holds N finished games (copies of a real one, with every row that
+refers to it), to compare the per-command cost on a big database.
 The server runs with `[smtp] processes = 1` unless --smtp-processes says otherwise; its CPU time
-includes its SMTP processes, and the load generator's own CPU time is shown too (it shares the
-machine with the server).
+includes its child processes (SMTP, outbox), and the load generator's own CPU time is shown too
+(it shares the machine with the server).
 Loopback only; every loop is bounded by --games and --plies.
 """
 from __future__ import annotations
@@ -81,7 +84,7 @@ class Server:
         env.pop("PBM_FAULT", None)
         with open(self.root / "serve.log", "ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(self.config),
-                                             "serve"], stdout=log, stderr=log, env=env)
+                                             "serve"], stdout=log, stderr=log, env=env, cwd=self.root)
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             try:
@@ -99,7 +102,7 @@ class Server:
             self.process.wait(WAIT)
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time so far of the server and its SMTP processes (Linux /proc)."""
+        """User + system CPU time so far of the server and its child processes (Linux /proc)."""
         ticks = sum(_cpu_ticks(pid) for pid in _process_tree(self.process.pid))
         return ticks / os.sysconf("SC_CLK_TCK")
 
@@ -114,7 +117,7 @@ class Server:
             with sqlite3.connect(self.db_path) as db:
                 if not db.execute("SELECT count(*) FROM outbox WHERE status != 'sent'").fetchone()[0]:
                     return
-            time.sleep(0.1)
+            time.sleep(0.01)
         raise SystemExit("the outbox did not drain")
 
 
@@ -213,29 +216,32 @@ def setup_games(server: Server, replies: Replies, games: int) -> list[tuple[int,
 
 
 class Table:
-    """One game: the board number, its players, and the rules core's copy of the position."""
+    """One game: the board number, its players, and its moves: a random legal game, played out by
+    the rules core before the clock starts, so that while it runs the load generator's CPU (which
+    the server shares) goes to SMTP alone."""
 
-    def __init__(self, board: int, red: str, black: str, seed: float):
+    def __init__(self, board: int, red: str, black: str, seed: float, plies: int):
         self.board, self.red, self.black = board, red, black
-        self.game = rules.Game.new("xiangqi", params=None, fen=None)
-        self.rng = random.Random(seed)
+        game = rules.Game.new("xiangqi", params=None, fen=None)
+        rng = random.Random(seed)
+        self.mails: list[Command] = []
+        while game.result == "*" and game.ply < plies:
+            user = red if game.turn == "w" else black
+            move = rng.choice(game.legal_moves())
+            self.mails.append(command(user, f"xiangqi move {board} {user} {password(user)} {move}"))
+            game.play(move)
+        self.played = 0
 
-    def next_move(self) -> tuple[str, str, Command]:
-        user = self.red if self.game.turn == "w" else self.black
-        move = self.rng.choice(self.game.legal_moves())
-        return user, move, command(user, f"xiangqi move {self.board} {user} {password(user)} {move}")
-
-    def play(self, server: Server, plies: int, latencies: list[float] | None,
+    def play(self, server: Server, upto: int, latencies: list[float] | None,
              sent: list[tuple[str, set[str]]]) -> None:
-        """Play random legal moves until the game ends or has `plies` moves."""
+        """Send the game's moves, up to move `upto`."""
         with server.smtp() as smtp:
-            while self.game.result == "*" and self.game.ply < plies:
-                user, move, mail = self.next_move()
+            for mail in self.mails[self.played:upto]:
                 latency = send(smtp, mail)
                 if latencies is not None:
                     latencies.append(latency)
                 sent.append((mail.message_id, {address(self.red), address(self.black)}))
-                self.game.play(move)
+                self.played += 1
 
 
 def verify(server: Server, sent: list[tuple[str, set[str]]]) -> list[str]:
@@ -284,6 +290,9 @@ def prefill(db_path: Path, count: int) -> None:
                 _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
     db.execute("COMMIT")
     db.execute("ANALYZE")
+    # Into the database file now, as a server that grew to this size over time would have it: left
+    # in the write-ahead log, the copies would be checkpointed while the benchmark runs.
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 
 
@@ -341,7 +350,7 @@ def main() -> None:
                 print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
                       file=sys.stderr)
             rng = random.Random(args.seed)
-            tables = [Table(board, red, black, rng.random())
+            tables = [Table(board, red, black, rng.random(), args.plies)
                       for board, red, black in setup_games(server, replies, args.games)]
             latencies: list[float] = []
             sent: list[tuple[str, set[str]]] = []
@@ -356,6 +365,7 @@ def main() -> None:
                 thread.join()
             elapsed, own_cpu = time.perf_counter() - started, time.process_time() - own_cpu
             server.wait_outbox_drained()
+            drain = time.perf_counter() - started - elapsed
             cpu = server.cpu_seconds() - cpu
             problems = verify(server, sent)
         finally:
@@ -368,6 +378,7 @@ def main() -> None:
         "latency_ms_p50": round(statistics.median(latencies) * 1000, 1),
         "latency_ms_p99": round(percentile(latencies, 99) * 1000, 1),
         "latency_ms_max": round(max(latencies) * 1000, 1),
+        "outbox_drained_ms_after": round(drain * 1000),
         "server_cpu_ms_per_command": round(cpu / len(latencies) * 1000, 2),
         "client_cpu_ms_per_command": round(own_cpu / len(latencies) * 1000, 2),
         "replies_checked": sum(len(players) for _, players in sent), "problems": len(problems),

@@ -88,7 +88,7 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, stored: str) -> bool:
-    if _known(password, stored):
+    if remembered(password, stored):
         return True
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
@@ -112,7 +112,8 @@ def remember_verified(password: str, stored: str) -> None:
             _verified.popitem(last=False)
 
 
-def _known(password: str, stored: str) -> bool:
+def remembered(password: str, stored: str) -> bool:
+    """Whether `password` was found right for the hash `stored` before: no scrypt, microseconds."""
     with _verified_lock:
         known = _verified.get(stored)
         if known is None or not hmac.compare_digest(known, _mac(password)):

@@ -160,22 +160,29 @@ def _arrive(config: Config, delivery: Delivery) -> Arrival:
                    mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message)
 
 
-def _check_passwords(db: sqlite_utils.Database, arrival: Arrival) -> Arrival:
+def _check_passwords(db: sqlite_utils.Database, arrival: Arrival, quick: bool = False) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
     remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
-    remembered by the main process too (`accept_many`)."""
+    remembered by the main process too (`accept_many`).  With `quick`, None if that needs scrypt."""
     if arrival.message is None:
         return arrival
-    verified = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body)
-    return replace(arrival, verified=tuple(verified))
+    verified = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
+                                           quick=quick)
+    return None if verified is None else replace(arrival, verified=tuple(verified))
 
 
 class Preparers:
-    """Threads that run `prepare` for `pbm serve`, each on a read connection of its own, while
-    the writer commits other messages."""
+    """`prepare` for `pbm serve`: at once where that is quick, else in threads, each on a read
+    connection of its own, while the writer commits other messages.
+
+    Handing a message to a thread cost more than preparing it (a third of an SMTP process's
+    time), so the usual message -- small, its passwords found right before -- is prepared at once
+    by the caller; a password to check with scrypt, or a big message, goes to a thread.
+    """
 
     THREADS = 4         # messages prepared at once (a first password check takes ~50 ms of one core)
+    QUICK_SIZE = 65536  # bytes: a bigger message is parsed in a thread
 
     def __init__(self, config: Config):
         self.config = config
@@ -183,7 +190,19 @@ class Preparers:
         self._local = threading.local()
 
     def prepare(self, delivery: Delivery) -> Future:
-        return self._pool.submit(lambda: prepare(self._db(), self.config, delivery))
+        if len(delivery.raw) > self.QUICK_SIZE:
+            return self._pool.submit(lambda: prepare(self._db(), self.config, delivery))
+        prepared: Future = Future()
+        try:
+            arrival = _arrive(self.config, delivery)
+            checked = _check_passwords(self._db(), arrival, quick=True)
+        except Exception as e:
+            prepared.set_exception(e)
+            return prepared
+        if checked is None:
+            return self._pool.submit(lambda: _check_passwords(self._db(), arrival))
+        prepared.set_result(checked)
+        return prepared
 
     def stop(self) -> None:
         self._pool.shutdown()

@@ -14,6 +14,7 @@ again, with the same Message-ID, so mail clients show it once.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import logging
@@ -31,7 +32,6 @@ from datetime import datetime, timedelta, timezone
 from email.charset import QP, Charset
 from email.header import Header
 from email.utils import format_datetime, formataddr, make_msgid
-from pathlib import Path
 from typing import TypeVar
 
 import sqlite_utils
@@ -51,13 +51,13 @@ T = TypeVar("T")
 def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
           inbound_id: int | None = None) -> list[int]:
     """Render and queue replies; call inside a transaction.  Returns the outbox ids."""
-    ids = []
+    ids, at = [], timestamp(now)
     for out in outgoing:
         message_id, raw = render(config, out, now)
         ids.append(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, raw, queued_at, "
             "next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [inbound_id, message_id, out.to, out.subject, raw, timestamp(now), timestamp(now)]).lastrowid)
+            [inbound_id, message_id, out.to, out.subject, raw, at, at]).lastrowid)
     return ids
 
 
@@ -130,7 +130,10 @@ class SendReport:
 
 
 Write = Callable[[Callable[[sqlite_utils.Database], T]], T]
-"""Runs a function of the database inside a write transaction and returns what it returned."""
+"""Runs a function of the database inside a write transaction and returns what it returned.  The
+outbox's functions are picklable (partials of this module's functions, with their data), so that
+the transaction may be another process's: `pbm serve` sends from its outbox process and has its
+main process, the one writer, make the writes."""
 
 
 def in_transaction(db: sqlite_utils.Database) -> Write:
@@ -148,28 +151,29 @@ def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | Non
     most `batches` claims of up to BATCH rows (None: until none is left).
 
     The outbox's own writes (claims, outcomes) go through `write`: by default transactions of
-    `db`; `pbm serve` has its writer thread make them, queued behind the messages it commits.
+    `db`; `pbm serve` has its writer make them, queued behind the messages it commits.
     """
     write = write or in_transaction(db)
+    claimant = _claimant()
     report = SendReport()
     transport = _Maildir(config) if config.outbound.mode == "maildir" else _Relay(config)
     try:
         after = 0                       # ids only grow: a row deferred in this call waits for the next
         for _ in itertools.repeat(None) if batches is None else range(batches):
-            rows = _claim(db, write, config, ids, force, after)
+            rows = _claim(db, write, claimant, config, ids, force, after)
             if not rows:
                 break
             report.claimed += len(rows)
             after = rows[-1]["id"]
-            if not _send_batch(write, config, transport, rows, report):
+            if not _send_batch(write, claimant, config, transport, rows, report):
                 break
     finally:
         transport.close()
     return report
 
 
-def _send_batch(write: Write, config: Config, transport: _Maildir | _Relay, rows: list[dict],
-                report: SendReport) -> bool:
+def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir | _Relay,
+                rows: list[dict], report: SendReport) -> bool:
     """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
 
     A transport that can repeat a delivery harmlessly (the Maildir) makes the whole batch durable
@@ -182,7 +186,7 @@ def _send_batch(write: Write, config: Config, transport: _Maildir | _Relay, rows
         if handed_over:
             transport.sync()
             crash_point("while-sending")
-            _mark_sent(write, handed_over, report)
+            _mark_sent(write, claimant, handed_over, report)
             handed_over.clear()
 
     try:
@@ -190,14 +194,14 @@ def _send_batch(write: Write, config: Config, transport: _Maildir | _Relay, rows
             try:
                 transport.send(row)
             except _RelayUnavailable as e:
-                _retry_later(write, config, row, str(e), report)
-                _release(write, rows[index + 1:])
+                _retry_later(write, claimant, config, row, str(e), report)
+                _release(write, claimant, rows[index + 1:])
                 return False
             except _Refused as e:
                 if e.temporary:
-                    _retry_later(write, config, row, str(e), report)
+                    _retry_later(write, claimant, config, row, str(e), report)
                 else:
-                    _give_up(write, row, str(e), report)
+                    _give_up(write, claimant, row, str(e), report)
                 continue
             handed_over.append(row)
             if not transport.idempotent:
@@ -205,6 +209,13 @@ def _send_batch(write: Write, config: Config, transport: _Maildir | _Relay, rows
     finally:
         mark_sent()
     return True
+
+
+def any_due(db: sqlite_utils.Database) -> bool:
+    """Whether a queued reply is due: a read, cheap enough to ask several times a second."""
+    return bool(db.execute("SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = "
+                           "'queued' AND next_attempt_at <= ?)",
+                           [timestamp(datetime.now(timezone.utc))]).fetchone()[0])
 
 
 def listing(db: sqlite_utils.Database, status: str | None = None, limit: int = 50) -> list[dict]:
@@ -235,13 +246,15 @@ def _claimant() -> str:
     return _claimant_cache[1]
 
 
-def _claimant_gone(claimant: str) -> bool:
+def _claimant_gone(claimant: str, mine: str) -> bool:
+    """Whether the process that made a claim is gone, judged from a process on the same host that
+    claims as `mine` (a pid that is mine but with another nonce belonged to my predecessor)."""
     host, _, rest = claimant.partition(":")
     pid, _, _nonce = rest.partition(":")
     if host != socket.gethostname() or not pid.isdigit():
         return False                    # not ours to judge: wait for the claim to lapse
-    if int(pid) == os.getpid():
-        return claimant != _claimant()
+    if pid == mine.split(":")[1]:
+        return claimant != mine
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
@@ -251,79 +264,93 @@ def _claimant_gone(claimant: str) -> bool:
     return False
 
 
-def _claim(db: sqlite_utils.Database, write: Write, config: Config, ids: Sequence[int] | None,
-           force: bool, after: int) -> list[dict]:
-    """Claim up to BATCH due rows for this process, then read them (once claimed, they are ours:
+def _claim(db: sqlite_utils.Database, write: Write, claimant: str, config: Config,
+           ids: Sequence[int] | None, force: bool, after: int) -> list[dict]:
+    """Claim up to BATCH due rows for `claimant`, then read them (once claimed, they are ours:
     their bytes need not be read under the write lock)."""
     now = datetime.now(timezone.utc)
     lease = timedelta(seconds=max(60.0, 4 * config.outbound.timeout))
-    only = f"AND id > {int(after)}"
-    if ids is not None:
-        only += f" AND id IN ({','.join('?' * len(ids))})"
-
-    def claim(db: sqlite_utils.Database) -> list[int]:
-        due = list(db.query(
-            f"SELECT id FROM outbox WHERE status = 'queued' AND (? OR next_attempt_at <= ?) {only} "
-            f"ORDER BY id LIMIT {BATCH}", [force, timestamp(now), *(ids or ())]))
-        stale = [row for row in db.query(
-            f"SELECT id, claimed_by, claimed_until FROM outbox WHERE status = 'sending' {only}",
-            [*(ids or ())])
-            if row["claimed_until"] <= timestamp(now) or _claimant_gone(row["claimed_by"])]
-        chosen = sorted(row["id"] for row in due + stale)[:BATCH]
-        db.execute(f"UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_until = ?, "
-                   f"attempts = attempts + 1 WHERE id IN ({','.join('?' * len(chosen))})",
-                   [_claimant(), timestamp(now + lease), *chosen])
-        return chosen
-
-    chosen = write(claim)
+    chosen = write(functools.partial(_claim_rows, claimant=claimant, now=timestamp(now),
+                                     until=timestamp(now + lease), ids=ids, force=force, after=after))
     marks = ",".join("?" * len(chosen))
     return list(db.query(f"SELECT * FROM outbox WHERE id IN ({marks}) ORDER BY id", chosen))
 
 
-def _finish(write: Write, rows: list[dict], **changes: object) -> None:
+def _claim_rows(db: sqlite_utils.Database, *, claimant: str, now: str, until: str,
+                ids: Sequence[int] | None, force: bool, after: int) -> list[int]:
+    """The claim itself, in the write transaction: due rows, and rows whose claim lapsed or whose
+    claimant is gone, with ids above `after` (and among `ids`, if given)."""
+    only = f"AND id > {int(after)}"
+    if ids is not None:
+        only += f" AND id IN ({','.join('?' * len(ids))})"
+    # INDEXED BY: statistics from ANALYZE (nearly every row is 'sent') can make SQLite walk the
+    # whole table in id order instead, reading each row's bytes to find its status.
+    due = list(db.query(
+        f"SELECT id FROM outbox INDEXED BY outbox_due WHERE status = 'queued' "
+        f"AND (? OR next_attempt_at <= ?) {only} ORDER BY id LIMIT {BATCH}", [force, now, *(ids or ())]))
+    stale = [row for row in db.query(
+        f"SELECT id, claimed_by, claimed_until FROM outbox INDEXED BY outbox_due "
+        f"WHERE status = 'sending' {only}", [*(ids or ())])
+        if row["claimed_until"] <= now or _claimant_gone(row["claimed_by"], claimant)]
+    chosen = sorted(row["id"] for row in due + stale)[:BATCH]
+    db.execute(f"UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_until = ?, "
+               f"attempts = attempts + 1 WHERE id IN ({','.join('?' * len(chosen))})",
+               [claimant, until, *chosen])
+    return chosen
+
+
+def _finish(write: Write, claimant: str, rows: list[dict], **changes: object) -> None:
     """Record the outcome of attempts, except on rows another process has taken over meanwhile."""
+    write(functools.partial(_record_outcome, ids=[row["id"] for row in rows], claimant=claimant,
+                            changes=changes))
+
+
+def _record_outcome(db: sqlite_utils.Database, *, ids: list[int], claimant: str,
+                    changes: dict[str, object]) -> None:
     sets = ", ".join(f"{name} = ?" for name in changes)
-
-    def finish(db: sqlite_utils.Database) -> None:
-        for row in rows:
-            db.execute(f"UPDATE outbox SET {sets}, claimed_by = NULL, claimed_until = NULL "
-                       f"WHERE id = ? AND claimed_by = ?", [*changes.values(), row["id"], _claimant()])
-    write(finish)
+    db.execute(f"UPDATE outbox SET {sets}, claimed_by = NULL, claimed_until = NULL "
+               f"WHERE id IN ({','.join('?' * len(ids))}) AND claimed_by = ?",
+               [*changes.values(), *ids, claimant])
 
 
-def _mark_sent(write: Write, rows: list[dict], report: SendReport) -> None:
-    _finish(write, rows, status="sent", sent_at=timestamp(datetime.now(timezone.utc)), last_error=None)
+def _mark_sent(write: Write, claimant: str, rows: list[dict], report: SendReport) -> None:
+    _finish(write, claimant, rows, status="sent", sent_at=timestamp(datetime.now(timezone.utc)),
+            last_error=None)
     report.sent += len(rows)
     for row in rows:
         log.info("outbox %d sent %s", row["id"], row["message_id"])
 
 
-def _retry_later(write: Write, config: Config, row: dict, reason: str, report: SendReport) -> None:
+def _retry_later(write: Write, claimant: str, config: Config, row: dict, reason: str,
+                 report: SendReport) -> None:
     now = datetime.now(timezone.utc)
     if now - parse_timestamp(row["queued_at"]) >= timedelta(seconds=config.outbound.give_up_after):
-        _give_up(write, row, f"gave up after {row['attempts']} attempts: {reason}", report)
+        _give_up(write, claimant, row, f"gave up after {row['attempts']} attempts: {reason}", report)
         return
     delay = min(config.outbound.retry_base * 2 ** (row["attempts"] - 1), config.outbound.retry_max)
-    _finish(write, [row], status="queued", next_attempt_at=timestamp(now + timedelta(seconds=delay)),
-            last_error=reason)
+    _finish(write, claimant, [row], status="queued",
+            next_attempt_at=timestamp(now + timedelta(seconds=delay)), last_error=reason)
     report.retrying += 1
     log.warning("outbox %d deferred (attempt %d, next in %.0fs): %s", row["id"], row["attempts"],
                 delay, reason)
 
 
-def _give_up(write: Write, row: dict, reason: str, report: SendReport) -> None:
-    _finish(write, [row], status="failed", last_error=reason)
+def _give_up(write: Write, claimant: str, row: dict, reason: str, report: SendReport) -> None:
+    _finish(write, claimant, [row], status="failed", last_error=reason)
     report.failed += 1
     log.error("outbox %d failed for good: %s", row["id"], reason)
 
 
-def _release(write: Write, rows: list[dict]) -> None:
+def _release(write: Write, claimant: str, rows: list[dict]) -> None:
     """Put claimed rows that were not tried back in the queue, as if never claimed."""
-    def release(db: sqlite_utils.Database) -> None:
-        for row in rows:
-            db.execute("UPDATE outbox SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, "
-                       "claimed_until = NULL WHERE id = ? AND claimed_by = ?", [row["id"], _claimant()])
-    write(release)
+    if rows:
+        write(functools.partial(_put_back, ids=[row["id"] for row in rows], claimant=claimant))
+
+
+def _put_back(db: sqlite_utils.Database, *, ids: list[int], claimant: str) -> None:
+    db.execute(f"UPDATE outbox SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, "
+               f"claimed_until = NULL WHERE id IN ({','.join('?' * len(ids))}) AND claimed_by = ?",
+               [*ids, claimant])
 
 
 # --- transports -------------------------------------------------------------------------------
@@ -346,8 +373,10 @@ class _Maildir:
     idempotent = True                   # a second delivery of a row replaces the first
 
     def __init__(self, config: Config):
-        self.root = Path(config.outbox_maildir)
-        mailbox.Maildir(self.root, create=True)     # creates tmp/ new/ cur/
+        mailbox.Maildir(config.outbox_maildir, create=True)     # creates tmp/ new/ cur/
+        # Paths as text: joining pathlib paths cost more than writing the files.
+        self.tmp, self.new, self.cur = (os.path.join(config.outbox_maildir, sub)
+                                        for sub in ("tmp", "new", "cur"))
         self.domain = config.server.address.rpartition("@")[2]
         self._staged: list[tuple[str, int]] = []    # file name in tmp/, open descriptor
 
@@ -355,12 +384,11 @@ class _Maildir:
         """Write the file to tmp/; `sync()` makes it durable and moves it into new/.
 
         Plain descriptors, kept open until `sync()`: Python's file objects cost three more system
-        calls per file, and reopening for the fsync two more, each a wait for `pbm serve`'s
-        writer thread (Python runs one thread at a time)."""
+        calls per file, and reopening for the fsync two more."""
         name = maildir_name(row, self.domain)
         if row["attempts"] > 1 and self._delivered(name):
             return                      # handed over before a crash, and already read from new/
-        fd = os.open(self.root / "tmp" / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         try:
             data = memoryview(row["raw"].replace(b"\r\n", b"\n"))
             while data:
@@ -382,12 +410,12 @@ class _Maildir:
         finally:
             self.close()
         for name in names:
-            os.replace(self.root / "tmp" / name, self.root / "new" / name)
-        _fsync(self.root / "new")
+            os.replace(os.path.join(self.tmp, name), os.path.join(self.new, name))
+        _fsync(self.new)
 
     def _delivered(self, name: str) -> bool:
-        return (self.root / "new" / name).exists() or any(
-            entry.startswith(name + ":") for entry in os.listdir(self.root / "cur"))
+        return os.path.exists(os.path.join(self.new, name)) or any(
+            entry.startswith(name + ":") for entry in os.listdir(self.cur))
 
     def close(self) -> None:
         """Close the staged files (a batch that fails before `sync()` is claimed again later)."""
@@ -404,8 +432,7 @@ def maildir_name(row: dict, domain: str) -> str:
 
 
 # Kept for the life of the process: starting threads for every batch cost more than the fsyncs.
-# Few threads, each with a run of files: a task per file cost `pbm serve`'s writer thread time
-# (Python runs one thread at a time).
+# Few threads, each with a run of files: a task per file cost more than its fsync.
 _FSYNC_THREADS = 4
 _FSYNC_POOL = ThreadPoolExecutor(max_workers=_FSYNC_THREADS, thread_name_prefix="pbm-fsync")
 
@@ -415,7 +442,7 @@ def _fsync_all(fds: list[int]) -> None:
         os.fsync(fd)
 
 
-def _fsync(path: Path) -> None:
+def _fsync(path: str) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -34,6 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 PBM = [sys.executable, "-m", "pbm"]
 SERVER_ADDRESS = "pbm@pbm.test"
 START_TIMEOUT = 30.0    # seconds `pbm serve` may take to listen: a bound, not a measurement
+EX_SOFTWARE = 70        # `pbm serve` stopped because one of its processes died
 
 
 def pbm_environment(**extra: str) -> dict[str, str]:
@@ -67,6 +68,24 @@ def toml(sections: dict[str, dict[str, object]]) -> str:
         return json.dumps(str(v))
     return "".join(f"[{name}]\n" + "".join(f"{key} = {value(v)}\n" for key, v in keys.items()) + "\n"
                    for name, keys in sections.items())
+
+
+def alive(pid: int) -> bool:
+    """Whether the process runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_until(condition, timeout: float = 30) -> bool:
+    """Whether `condition()` came true within `timeout` seconds (a bound, not a measurement)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 class PbmServer:
@@ -112,6 +131,19 @@ class PbmServer:
         with self.smtp() as smtp:
             return smtp.sendmail(mail_from if mail_from is not None else "alice@example.org",
                                  rcpt_tos or [self.env.address], message)
+
+    def children(self, name: str, count: int = 1) -> list[int]:
+        """The pids of the server's child processes whose name (as ps shows it) starts with `name`
+        ("pbm-smtp": its SMTP processes, "pbm-outbox": its outbox process), once there are
+        `count` (a child names itself when it has started)."""
+        pid = self.process.pid
+
+        def named() -> list[int]:
+            found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            return [int(child) for child in found if alive(int(child))
+                    and Path(f"/proc/{child}/comm").read_text().startswith(name)]
+        assert wait_until(lambda: len(named()) >= count, START_TIMEOUT), f"no {count} {name} processes"
+        return named()
 
     def stop(self, timeout: float = 60) -> int:
         """SIGTERM, then the exit code."""

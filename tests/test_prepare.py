@@ -67,6 +67,27 @@ def test_a_wrong_password_is_not_passed_on(post) -> None:
     assert post.db.execute("SELECT count(*) FROM moves").fetchone() == (0,)
 
 
+def test_preparers_use_a_thread_only_for_scrypt(post, scrypt_calls) -> None:
+    """`pbm serve` prepares a message whose password was found right before at once (a thread cost
+    more than the preparing); a password to check with scrypt is checked in a thread."""
+    def delivery(password: str) -> intake.Delivery:
+        raw = post.message(f"xiangqi move 101 alice {password} h3e3").as_bytes(policy=policy.SMTP)
+        return intake.Delivery(raw, "alice@example.org", (SERVER,))
+    right = ((PASSWORDS["alice"], stored_hash(post, "alice")),)
+    accounts._verified.clear()
+    scrypt_calls.clear()
+    preparers = intake.Preparers(post.config)
+    try:
+        assert preparers.prepare(delivery(PASSWORDS["alice"])).result(timeout=60).verified == right
+        assert scrypt_calls == [1]
+        again = preparers.prepare(delivery(PASSWORDS["alice"]))
+        assert again.done() and again.result().verified == right
+        assert preparers.prepare(delivery("WRONG-pw")).result(timeout=60).verified == ()
+        assert scrypt_calls == [1, 1]
+    finally:
+        preparers.stop()
+
+
 def test_automatic_mail_is_not_prepared(post, scrypt_calls) -> None:
     raw = post.message(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3",
                        Auto_Submitted="auto-replied").as_bytes(policy=policy.SMTP)

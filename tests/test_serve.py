@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import PbmEnv, PbmServer, wire
+from conftest import PbmEnv, PbmServer, wait_until, wire
 
 
 def test_a_command_over_smtp_is_answered(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
@@ -131,6 +131,20 @@ def test_loop_answers_while_a_message_waits_for_the_database(pbm_env: PbmEnv) ->
     sender.join(60)
     assert results == [{}]
     assert pbm_env.wait_replies()
+
+
+def test_the_server_runs_the_game_timers(pbm_env: PbmEnv) -> None:
+    """A player who lets the time limit (here a second and a half) pass is reminded, then loses on
+    time, without any message coming in."""
+    pbm_env.configure(server={"timer_interval": 0.2})
+    server = pbm_env.start_server()
+    for user, password in (("alice", "Sw0rdfish"), ("bob", "Hunter22")):
+        server.send(pbm_env.message(f"signup {user} {password}", sender=f"{user}@example.org"))
+    server.send(pbm_env.message("xiangqi challenge --timeout=0.00002 alice bob"))
+    pbm_env.wait_replies(4)             # two welcomes, two challenge mails
+    assert wait_until(lambda: pbm_env.query("SELECT status, winner FROM games") == [("finished", "bob")])
+    replies = pbm_env.wait_replies(3)   # the reminder to alice, the result to both
+    assert sum("alice has lost on time" in r.get_content() for r in replies) == 2
 
 
 def test_sigterm_stops_cleanly(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:

@@ -6,38 +6,10 @@ import os
 import signal
 import smtplib
 import threading
-import time
-from pathlib import Path
 
 import pytest
 
-from conftest import PbmEnv, PbmServer, wire
-
-EX_SOFTWARE = 70
-
-
-def children(server: PbmServer) -> list[int]:
-    """The pids of the server's SMTP processes (its children, other than multiprocessing's helper)."""
-    pid = server.process.pid
-    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(child) for child in found
-            if "resource_tracker" not in Path(f"/proc/{child}/cmdline").read_text()]
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def wait_until(condition, timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+from conftest import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
 
 
 @pytest.fixture
@@ -47,7 +19,7 @@ def served(pbm_env: PbmEnv) -> PbmServer:
 
 
 def test_a_command_is_answered_through_an_smtp_process(pbm_env: PbmEnv, served: PbmServer) -> None:
-    assert len(children(served)) == 2
+    assert len(served.children("pbm-smtp", 2)) == 2
     msg = pbm_env.message("help")
     with served.smtp() as smtp:
         smtp.ehlo()
@@ -91,19 +63,19 @@ def test_concurrent_messages_each_answered_once(pbm_env: PbmEnv, served: PbmServ
 
 def test_sigterm_stops_the_smtp_processes_too(pbm_env: PbmEnv, served: PbmServer) -> None:
     served.send(pbm_env.message("help"))
-    smtp_processes = children(served)
+    children = served.children("pbm-", 3)   # two SMTP processes and the outbox process
     assert served.stop() == 0
     assert "stopped" in served.log()
-    assert not any(alive(pid) for pid in smtp_processes)
+    assert not any(alive(pid) for pid in children)
     with pytest.raises(OSError):
         served.smtp()
 
 
 def test_a_dead_smtp_process_stops_the_server(pbm_env: PbmEnv, served: PbmServer) -> None:
-    first, second = children(served)
+    first, second = served.children("pbm-smtp", 2)
     os.kill(first, signal.SIGKILL)
     assert served.process.wait(60) == EX_SOFTWARE      # for the supervisor to start it afresh
-    assert "an SMTP process died" in served.log()
+    assert "process pbm-smtp-" in served.log() and "died" in served.log()
     assert wait_until(lambda: not alive(second))
 
 
@@ -112,7 +84,7 @@ def test_an_smtp_process_answers_451_when_the_main_process_dies(pbm_env: PbmEnv)
     is recorded and answered once."""
     pbm_env.configure(smtp={"processes": 1})
     doomed = pbm_env.start_server(PBM_FAULT="after-commit")
-    smtp_process, = children(doomed)
+    smtp_process, = doomed.children("pbm-smtp")
     msg = pbm_env.message("help")
     with pytest.raises(smtplib.SMTPDataError) as refused:
         doomed.send(msg)

@@ -170,7 +170,7 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
             lines = ["It is your move: reply to this mail with just the move on the first line",
                      f"(for example {example}), or send the subject:",
                      f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
-            if rules.PASS in game.legal_moves():
+            if game.variant.passing and rules.PASS in game.legal_moves():   # listing is not free
                 answers += ", pass"
         else:
             lines = ["To queue your next move, reply to this mail with: queue MOVE"]

@@ -1,0 +1,39 @@
+"""Claiming replies to send: what it costs does not grow with the replies sent before.  Counted in
+SQLite's own steps (a progress handler), on a real database file and Maildir, in-process."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pbm import outbox
+from pbm.config import load_config
+from pbm.messages import Outgoing
+from pbm.store import open_db, transaction
+
+SENT_BEFORE = 2000
+STEPS = 100                     # SQLite virtual machine instructions per progress-handler call
+
+
+def test_a_claim_does_not_walk_the_replies_sent_before(tmp_path: Path) -> None:
+    """ANALYZE on an outbox of sent replies (statistics say "almost every row has one status") once
+    led SQLite to find due replies by walking every row ever sent, reading its bytes."""
+    (tmp_path / "pbm.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "var"}"\n')
+    config = load_config(tmp_path / "pbm.toml")
+    db = open_db(config)
+
+    def queue(count: int) -> None:
+        with transaction(db):
+            outbox.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Xiangqi Board 101",
+                                               body="a board\n" * 300) for i in range(count)],
+                         datetime.now(timezone.utc))
+
+    queue(SENT_BEFORE)
+    assert outbox.send_due(db, config).sent == SENT_BEFORE
+    db.execute("ANALYZE")
+    queue(1)
+    calls: list[int] = []
+    db.conn.set_progress_handler(lambda: calls.append(1), STEPS)
+    assert outbox.any_due(db)
+    assert outbox.send_due(db, config).sent == 1
+    db.conn.set_progress_handler(None, 0)
+    assert len(calls) * STEPS < SENT_BEFORE         # a walk takes several steps per row
