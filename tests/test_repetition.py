@@ -8,11 +8,11 @@ import sys
 import pytest
 
 import rules
-from rules.fen import parse_fen
-from rules.notation import parse_square, square_name
+from rules.notation import square_name
 from rules.repetition import ALLOWED, CHASE, CHECK, Referee, verdict_loser
 
-CASES = pathlib.Path(__file__).parents[2] / "shared" / "testdata" / "repetition_public.jsonl"
+# A copy of the project's shared/testdata/repetition_public.jsonl, so that a checkout tests on its own.
+CASES = pathlib.Path(__file__).parent / "data" / "repetition_public.jsonl"
 RESULTS = {"red_wins": "1-0", "black_wins": "0-1", "draw": "1/2-1/2"}
 
 
