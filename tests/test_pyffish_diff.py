@@ -27,17 +27,17 @@ from collections import Counter
 
 import pyffish as sf
 import pytest
-from pyffish_playouts import Report, check_replay, compare_all, disagreements
-from xiangqi_positions import (
-    VARIANT,
+from pyffish_playouts import (
     PlayoutPlan,
+    Report,
     Verdicts,
     board,
-    playout,
-    playout_plans,
+    check_replay,
+    compare_all,
+    disagreements,
     split_move,
-    tandem_files,
 )
+from xiangqi_positions import VARIANT, playout, playout_plans, tandem_files
 
 import rules
 
