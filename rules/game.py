@@ -30,7 +30,7 @@ class Game:
         self.start_fen = self.variant.start_fen if fen is None else fen
         self.position: Position = parse_fen(self.tables, self.start_fen)
         self.start_fen = format_fen(self.position)
-        chosen = [n for n in self.variant.side_names if n.lower() in dict(self.variant.params)]
+        chosen = [n for n in self.variant.side_names if n.lower() in self.params]
         if chosen and self.start_fen != self.variant.start_fen:
             raise RulesError(f"a setup choice ({', '.join(n.lower() + '=' for n in chosen)}) arranges the "
                              f"standard start; a game from a FEN of its own has its pieces where the FEN "
@@ -77,7 +77,7 @@ class Game:
         """A copy of the game after its first `ply` moves."""
         if not 0 <= ply <= len(self.moves):
             raise IllegalMove(f"there is no move {ply}; the game has {len(self.moves)} moves so far")
-        return Game.from_record(self.variant.name, dict(self.variant.params), self.start_fen,
+        return Game.from_record(self.variant.name, self.params, self.start_fen,
                                 self.moves[:ply])
 
     def setup(self, side: str, choice: str) -> Arrangement:
@@ -221,7 +221,8 @@ class Game:
                 self._end(1 - side, "stalemate")
             else:
                 self.result, self.reason = DRAW, "stalemate"
-        elif (verdict := self._repetition(3)) is not None:
+        elif (repeated := self._repetition(3)) is not None:
+            verdict = repeated[0]
             if verdict.loser is None:  # "repetition: draw", or on points "repetition: decided on points, ..."
                 self._draw("repetition" if v.points else verdict.reason)
             else:
@@ -243,24 +244,28 @@ class Game:
         else:
             self._end(0 if cho > han else 1, f"{reason}: decided on points, {count}")
 
-    def _repetition(self, times: int) -> Verdict | None:
+    def _repetition(self, times: int) -> tuple[Verdict, int] | None:
         """The referee's verdict if the position now stands for the `times`-th time since the last
-        capture (judged over the moves since the first of those `times` occurrences)."""
+        capture, judged over the moves since the first of those `times` occurrences; and how many
+        plies back that first occurrence is."""
         earlier = self.position.earlier_occurrences()
         if len(earlier) < times - 1:
             return None
         if self._referee is None:
             self._referee = Referee(self.tables)
-        return self._referee.judge(self.position, earlier[times - 2])
+        window = earlier[times - 2]
+        return self._referee.judge(self.position, window), window
 
     @property
     def warnings(self) -> list[tuple[str, str]]:
         """`(side, note)`: after a position's second occurrence, the side that would lose if the cycle
         were played once more is told which of its moves not to repeat."""
-        if self.result != "*" or (verdict := self._repetition(2)) is None or verdict.loser is None:
+        if self.result != "*" or (repeated := self._repetition(2)) is None:
             return []
-        cycle_start = self.ply - self.position.earlier_occurrences()[0]
-        its_next = self.moves[cycle_start + (verdict.loser != self.position.side)]
+        verdict, cycle = repeated
+        if verdict.loser is None:
+            return []
+        its_next = self.moves[self.ply - cycle + (verdict.loser != self.position.side)]
         return [("wb"[verdict.loser], f"repeating {its_next} again would lose by {verdict.reason}")]
 
     def _end(self, winner: int, reason: str) -> None:
@@ -318,25 +323,13 @@ class Game:
             reason = f"{name(v, to)} holds your own {self.tables.piece_type(target).name}"
         elif move in pos.pseudo_moves():
             reason = ("it would leave the kings facing each other on an open file"
-                      if not v.kings_may_face and self._kings_face_after(move)
+                      if not v.kings_may_face and pos.faces_after(move)
                       else "the kings face each other (bikjang): break the facing or pass"
                       if v.facing_must_break and pos.kings_face() and pos.faces_after(move)
                       else "it would leave your king in check")
         else:
             reason = self._blocked(move) or ""
         return f"{reason}; {options}" if reason else options
-
-    def _kings_face_after(self, move: Move) -> bool:
-        pos = self.position
-        pos.push(move)
-        try:
-            w = self.variant.width
-            a, b = sorted(pos.kings)
-            if a % w != b % w:
-                return False
-            return not any(pos.board[sq] for sq in range(a + w, b, w))
-        finally:
-            pos.pop()
 
     def _blocked(self, move: Move) -> str | None:
         """If the piece's pattern reaches `to` but something is in the way, say what."""

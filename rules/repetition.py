@@ -98,7 +98,7 @@ class Referee:
     def _can_capture(self, pos: Position, fr: int, to: int) -> bool:
         """Could the piece on `fr` legally capture on `to` if it were its side's move?"""
         with _turn(pos, pos.board[fr] & 1):
-            return (fr, to) in pos.pseudo_moves() and bool(pos._legal_filter([(fr, to)]))
+            return pos.is_legal((fr, to))
 
     # --- judging a window -------------------------------------------------------------------------
 

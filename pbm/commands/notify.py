@@ -14,6 +14,7 @@ from pbm.commands.base import Context
 from pbm.games import Board
 from pbm.messages import Outgoing
 
+
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     """`Xiangqi Board 101 bob`, naming the player to move next (once the game is over: the winner,
     or the first player), so that mail filters can sort out "my turn"."""
