@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import PbmEnv, PbmServer, wait_until, wire
+from conftest import PbmEnv, PbmServer, alive, wait_until, wire
 
 
 def test_a_command_over_smtp_is_answered(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
@@ -147,22 +147,34 @@ def test_the_server_runs_the_game_timers(pbm_env: PbmEnv) -> None:
     assert sum("alice has lost on time" in r.get_content() for r in replies) == 2
 
 
-def test_sigterm_stops_cleanly(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
-    pbm_server.send(pbm_env.message("help"))
+def serving(pbm_env: PbmEnv, processes: int) -> PbmServer:
+    """`pbm serve` speaking SMTP in its main process (0), or through SMTP processes."""
+    pbm_env.configure(smtp={"processes": processes})
+    return pbm_env.start_server()
+
+
+@pytest.mark.parametrize("processes", [0, 2])
+def test_sigterm_stops_cleanly(pbm_env: PbmEnv, processes: int) -> None:
+    served = serving(pbm_env, processes)
+    served.send(pbm_env.message("help"))
     pbm_env.wait_replies()
-    assert pbm_server.stop() == 0
-    assert "stopped" in pbm_server.log()
+    children = served.children("pbm-", processes + 1)     # the SMTP processes and the outbox process
+    assert served.stop() == 0
+    assert "stopped" in served.log()
+    assert not any(alive(pid) for pid in children)
     with pytest.raises(OSError):
-        pbm_server.smtp()
+        served.smtp()
 
 
-def test_concurrent_messages_each_answered_once(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
+@pytest.mark.parametrize("processes", [0, 2])
+def test_concurrent_messages_each_answered_once(pbm_env: PbmEnv, processes: int) -> None:
     """Messages arriving together are committed together (group commit): each still recorded once,
     duplicates among them included."""
+    served = serving(pbm_env, processes)
     repeated = pbm_env.message("help")
     messages = [repeated] * 4 + [pbm_env.message("help", sender=f"p{i}@example.org") for i in range(16)]
     answers: list = []
-    threads = [threading.Thread(target=lambda m=m: answers.append(pbm_server.send(m))) for m in messages]
+    threads = [threading.Thread(target=lambda m=m: answers.append(served.send(m))) for m in messages]
     for thread in threads:
         thread.start()
     for thread in threads:

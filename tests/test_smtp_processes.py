@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import smtplib
-import threading
 
 import pytest
 
@@ -44,31 +43,6 @@ def test_games_are_played_through_smtp_processes(pbm_env: PbmEnv, served: PbmSer
     assert pbm_env.query("SELECT move FROM moves") == [("h3e3",)]
     assert any("Invalid password for bob" in r.get_content() for r in replies)
     assert "WRONG-pw" not in served.log() and "Sw0rdfish" not in served.log()
-
-
-def test_concurrent_messages_each_answered_once(pbm_env: PbmEnv, served: PbmServer) -> None:
-    repeated = pbm_env.message("help")
-    messages = [repeated] * 4 + [pbm_env.message("help", sender=f"p{i}@example.org") for i in range(16)]
-    answers: list = []
-    threads = [threading.Thread(target=lambda m=m: answers.append(served.send(m))) for m in messages]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-
-    assert answers == [{}] * len(messages)
-    assert pbm_env.query("SELECT count(*), count(DISTINCT dedup_key) FROM inbound") == [(17, 17)]
-    assert len(pbm_env.wait_replies(17)) == 17
-
-
-def test_sigterm_stops_the_smtp_processes_too(pbm_env: PbmEnv, served: PbmServer) -> None:
-    served.send(pbm_env.message("help"))
-    children = served.children("pbm-", 3)   # two SMTP processes and the outbox process
-    assert served.stop() == 0
-    assert "stopped" in served.log()
-    assert not any(alive(pid) for pid in children)
-    with pytest.raises(OSError):
-        served.smtp()
 
 
 def test_a_dead_smtp_process_stops_the_server(pbm_env: PbmEnv, served: PbmServer) -> None:
