@@ -9,10 +9,12 @@ pyffish is GPL: it is imported only inside the functions that need it, and only 
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import multiprocessing
 import random
 import re
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -149,13 +151,43 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
 
 
-def compare_all(compare: Callable[[PlayoutPlan], Report], plans: Iterable[PlayoutPlan]) -> dict[str, Report]:
-    """`compare` run on every playout, one worker process per core (pyffish holds the GIL), the
+CompareMoves = Callable[[PlayoutPlan, Report], None]
+"""Plays one playout with pyffish and the rules core side by side, noting what differs in the report."""
+
+
+def compare_all(compare_moves: CompareMoves, plans: Iterable[PlayoutPlan]) -> dict[str, Report]:
+    """`compare_moves` run on every playout, one worker process per core (pyffish holds the GIL), the
     longest first so the workers finish together. "spawn": a forked pytest process may hold other
     tests' threads and locks."""
     longest_first = sorted(plans, key=lambda plan: -plan.max_plies)
     with ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn")) as pool:
-        return {report.name: report for report in pool.map(compare, longest_first)}
+        reports = pool.map(functools.partial(_compare_playout, compare_moves), longest_first)
+        return {report.name: report for report in reports}
+
+
+def _compare_playout(compare_moves: CompareMoves, plan: PlayoutPlan) -> Report:
+    report = Report(plan.name)
+    try:
+        compare_moves(plan, report)
+    except Exception:  # a crash is one more disagreement: report it, let the other playouts go on
+        report.problems.append(f"{plan.name}: crashed:\n{traceback.format_exc()}")
+    return report
+
+
+def rules_checking_moves(variant: str, fen: str, moves: list[str]) -> list[str]:
+    """Those of `moves` after which the rules core sees the opponent in check. This only steers the
+    playouts towards checks; every verdict compared is pyffish's own."""
+    game = rules.Game.new(variant, fen=fen)
+    checks = []
+    for move in moves:
+        try:
+            game.play(move)
+        except rules.RulesError:
+            continue  # the comparison of the legal moves reports it
+        if game.in_check():
+            checks.append(move)
+        game.undo()
+    return checks
 
 
 def disagreements(report: Report) -> str:

@@ -25,7 +25,7 @@ Where the two engines differ, the test says how it accounts for it:
 """
 from __future__ import annotations
 
-import traceback
+import functools
 from collections import Counter
 
 import pyffish as sf
@@ -38,6 +38,7 @@ from pyffish_playouts import (
     check_replay,
     compare_all,
     disagreements,
+    rules_checking_moves,
     is_pass,
     playout,
     split_move,
@@ -107,22 +108,6 @@ PLANS = playout_plans()
 def ours(move: str) -> str:
     """pyffish's move as the rules core writes it."""
     return "pass" if is_pass(move) else move
-
-
-def rules_checking_moves(fen: str, moves: list[str]) -> list[str]:
-    """Those of `moves` after which the rules core sees the opponent in check (steers the playouts
-    towards checks; every verdict compared is pyffish's own)."""
-    game = rules.Game.new("janggi", fen=fen)
-    checks = []
-    for move in moves:
-        try:
-            game.play(move)
-        except rules.RulesError:
-            continue  # the comparison of the legal moves reports it
-        if game.in_check():
-            checks.append(move)
-        game.undo()
-    return checks
 
 
 def kings_face(fen: str) -> bool:
@@ -242,15 +227,6 @@ def compare_position(game: rules.Game, verdicts: Verdicts, counts: Counter[str])
     return problems
 
 
-def compare_playout(plan: PlayoutPlan) -> Report:
-    report = Report(plan.name)
-    try:
-        compare_moves(plan, report)
-    except Exception:  # a crash is one more disagreement: report it, let the other playouts go on
-        report.problems.append(f"{plan.name}: crashed:\n{traceback.format_exc()}")
-    return report
-
-
 def compare_moves(plan: PlayoutPlan, report: Report) -> None:
     """Every position and played move of the playout; the arranged start reached through Game.setup
     (Han choosing before Cho's first move in half the playouts, after it in the others); then the
@@ -266,7 +242,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
         game = rules.Game.new("janggi", fen=plan.start_fen)
     moves: list[str] = []
     fens: list[str] = []
-    for verdicts in playout(VARIANT, plan, rules_checking_moves, LOOK_BACK):
+    for verdicts in playout(VARIANT, plan, functools.partial(rules_checking_moves, "janggi"), LOOK_BACK):
         where = f"{plan.name} ply {verdicts.ply}"
         judged = game
         if verdicts.move is not None:
@@ -294,7 +270,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
 
 @pytest.fixture(scope="module")
 def reports() -> dict[str, Report]:
-    return compare_all(compare_playout, PLANS)
+    return compare_all(compare_moves, PLANS)
 
 
 @pytest.mark.parametrize("name", [plan.name for plan in PLANS])

@@ -22,7 +22,7 @@ pyffish holds the GIL, so the playouts run in one process per core (pyffish_play
 from __future__ import annotations
 
 import random
-import traceback
+import functools
 from collections import Counter
 
 import pyffish as sf
@@ -35,6 +35,7 @@ from pyffish_playouts import (
     check_replay,
     compare_all,
     disagreements,
+    rules_checking_moves,
     split_move,
 )
 from xiangqi_positions import VARIANT, playout, playout_plans, tandem_files
@@ -48,22 +49,6 @@ WXF_SAMPLE = 0.4  # the share of the remaining legal moves whose WXF strings are
 
 def pyffish_wxf(fen: str, move: str) -> str:
     return sf.get_san(VARIANT, fen, move, False, sf.NOTATION_XIANGQI_WXF)
-
-
-def rules_checking_moves(fen: str, moves: list[str]) -> list[str]:
-    """Those of `moves` after which the rules core sees the opponent in check. This only steers the
-    playouts towards checks; every verdict compared below is pyffish's own."""
-    game = rules.Game.new(VARIANT, fen=fen)
-    checks = []
-    for move in moves:
-        try:
-            game.play(move)
-        except rules.RulesError:
-            continue  # the comparison of the legal moves reports it
-        if game.in_check():
-            checks.append(move)
-        game.undo()
-    return checks
 
 
 def alternative_wxf(text: str) -> list[str]:
@@ -160,16 +145,6 @@ def compare_position(game: rules.Game, verdicts: Verdicts, sample: random.Random
     return problems, asked
 
 
-def compare_playout(plan: PlayoutPlan) -> Report:
-    """Play one playout with pyffish and the rules core side by side."""
-    report = Report(plan.name)
-    try:
-        compare_moves(plan, report)
-    except Exception:  # a crash is one more disagreement: report it, let the other playouts go on
-        report.problems.append(f"{plan.name}: crashed:\n{traceback.format_exc()}")
-    return report
-
-
 def compare_moves(plan: PlayoutPlan, report: Report) -> None:
     """Every position and every played move of the playout, then the replays of the whole game."""
     sample = random.Random(f"pbm-wxf-{plan.name}")
@@ -177,7 +152,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
     moves: list[str] = []
     fens: list[str] = []
     asked: dict[str, str] = {}
-    for verdicts in playout(plan, rules_checking_moves):
+    for verdicts in playout(plan, functools.partial(rules_checking_moves, VARIANT)):
         if verdicts.move is not None:
             move = verdicts.move
             where = f"{plan.name} ply {verdicts.ply}, {move} from [{verdicts.previous_fen}]"
@@ -206,7 +181,7 @@ def compare_moves(plan: PlayoutPlan, report: Report) -> None:
 
 @pytest.fixture(scope="module")
 def reports() -> dict[str, Report]:
-    return compare_all(compare_playout, PLANS)
+    return compare_all(compare_moves, PLANS)
 
 
 @pytest.mark.parametrize("name", [plan.name for plan in PLANS])
