@@ -331,17 +331,50 @@ class Game:
             reason = self._blocked(move) or ""
         return f"{reason}; {options}" if reason else options
 
+    def _leap_entries(self, code: int, fr: int):
+        """Every leap of the piece `code` on `fr` as (to, moves, captures, alternative blocking pairs)."""
+        t = self.tables
+        for table, moves, captures in ((t.leaps, True, True), (t.leaps_quiet, True, False),
+                                       (t.leaps_capture, False, True)):
+            for dest, b1, b2 in table[code][fr]:
+                yield dest, moves, captures, ((b1, b2),)
+        yield from t.multi_leaps[code][fr]
+
+    def _walk(self, fr: int, blocks: tuple[int, int], to: int) -> str:
+        """A path as a player reads it, e.g. b1-b2-c2-c3."""
+        points = (fr, *(b for b in blocks if b != self.tables.sentinel), to)
+        return "-".join(notation.square_name(self.variant, sq) for sq in points)
+
+    def _first_piece(self, blocks: tuple[int, int]) -> str:
+        return notation.square_name(self.variant, next(b for b in blocks if self.position.board[b]))
+
     def _blocked(self, move: Move) -> str | None:
         """If the piece's pattern reaches `to` but something is in the way, say what."""
         fr, to = move
         t, pos, v = self.tables, self.position, self.variant
         code = pos.board[fr]
-        for table in (t.leaps, t.leaps_quiet, t.leaps_capture):
-            for dest, b1, b2 in table[code][fr]:
-                if dest == to:
-                    for b in (b1, b2):
-                        if b != t.sentinel and pos.board[b]:
-                            return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, b)}"
+        target = pos.board[to]
+        walks = [alt for dest, moves, captures, alts in self._leap_entries(code, fr)
+                 if dest == to and (captures if target else moves) for alt in alts]
+        if walks and all(any(pos.board[b] for b in alt) for alt in walks):
+            blocked = [self._walk(fr, alt, to) for alt in walks]
+            if len(blocked) == 1:
+                return f"{self._piece_on(fr)} is blocked at {self._first_piece(walks[0])}"
+            points = sorted({self._first_piece(alt) for alt in walks})
+            return (f"{self._piece_on(fr)} is blocked: its walks to {notation.square_name(v, to)} "
+                    f"({', '.join(blocked)}) all pass an occupied point ({', '.join(points)})")
+        for dest, moves, captures, strict, alts in t.screen_leaps[code][fr]:  # walking cannons
+            if dest != to or not (captures if target else moves):
+                continue
+            if strict and target in t.cannon_codes:
+                return f"{self._piece_on(fr)} never captures a cannon"
+            counts = [sum(1 for b in alt if pos.board[b]) for alt in alts]
+            how = "moves and captures" if moves else "captures"
+            if 1 not in counts:
+                walked = ", ".join(f"{self._walk(fr, alt, to)} passes {n}" for alt, n in zip(alts, counts))
+                return (f"{self._piece_on(fr)} {how} only by walking over exactly one piece, and no walk to "
+                        f"{notation.square_name(v, to)} does ({walked})")
+            return f"{self._piece_on(fr)} cannot jump over a cannon"
         for ray in t.rays[code][fr]:
             if to in ray:
                 between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]

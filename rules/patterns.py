@@ -8,7 +8,7 @@ A variant never contains code: it lists, per piece type, a few of these patterns
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
+from itertools import permutations, product
 
 Offset = tuple[int, int]
 
@@ -31,6 +31,12 @@ class Leap:
     step once it has crossed the river).  `moves`/`captures` say whether the pattern may end on an
     empty point / an enemy piece.  `lines="drawn-diagonals"`: every diagonal step of the path must
     follow a drawn diagonal line (Janggi palace lines).
+
+    `mode` says how the points before the last are used, in the words of `Slide`: `SLIDE` (the
+    default) needs them all empty; `CANNON` moves along an empty path but captures only where exactly
+    one of them is occupied (the Padwar qi Martian cannon, a cannon that walks); `HOP_ONLY` moves and
+    captures only over exactly one occupied point, which may not be a cannon, and never takes a cannon
+    (the `-korean` Martian cannon).
     """
 
     paths: tuple[tuple[Offset, ...], ...]
@@ -39,6 +45,7 @@ class Leap:
     moves: bool = True
     captures: bool = True
     lines: str | None = None
+    mode: str = SLIDE
 
 
 @dataclass(frozen=True)
@@ -61,15 +68,34 @@ def steps(offsets: tuple[Offset, ...], **kw) -> Leap:
     return Leap(paths=tuple((o,) for o in offsets), **kw)
 
 
+UNITS = {"W": ORTHOGONAL, "F": DIAGONAL}
+
+
 def walks(n: int, kinds: str, **kw) -> Leap:
-    """Jetan-style walks of exactly `n` unit steps (W orthogonal, F diagonal) that never revisit a point.
+    """Jetan-style walks of exactly `n` unit steps, each of any kind in `kinds` (W orthogonal, F
+    diagonal), that never revisit a point (the start counts as visited).
 
     Every intermediate point must be empty, which `Leap` already enforces; different walks reaching the
     same destination become alternative paths, and the destination is legal if any of them is open.
     """
-    units = (ORTHOGONAL if "W" in kinds else ()) + (DIAGONAL if "F" in kinds else ())
+    return Leap(paths=_walk_paths([kinds] * n), **kw)
+
+
+def walks_of(mix: str, **kw) -> Leap:
+    """Walks made of exactly the steps in `mix`, in any order: "WF" is one W and one F either way round
+    (the thoat), "FFW" two F and one W (the `-korean` padwar).  Otherwise as `walks`."""
+    orders = sorted(set(permutations(mix)))
+    paths: list[tuple[Offset, ...]] = []
+    for order in orders:
+        paths += [p for p in _walk_paths(list(order)) if p not in paths]
+    return Leap(paths=tuple(paths), **kw)
+
+
+def _walk_paths(kinds_per_step: list[str]) -> tuple[tuple[Offset, ...], ...]:
+    """Every non-revisiting path whose i-th unit step is of a kind in `kinds_per_step[i]`."""
+    choices = [tuple(o for k in kinds for o in UNITS[k]) for kinds in kinds_per_step]
     paths = []
-    for seq in product(units, repeat=n):
+    for seq in product(*choices):
         point, seen, path = (0, 0), {(0, 0)}, []
         for dx, dy in seq:
             point = (point[0] + dx, point[1] + dy)
@@ -79,7 +105,7 @@ def walks(n: int, kinds: str, **kw) -> Leap:
             path.append(point)
         else:
             paths.append(tuple(path))
-    return Leap(paths=tuple(paths), **kw)
+    return tuple(paths)
 
 
 def mirrored(paths: tuple[tuple[Offset, ...], ...]) -> tuple[tuple[Offset, ...], ...]:

@@ -70,6 +70,20 @@ class Position:
                     if not (board[b1] or board[b2]):
                         add((sq, to))
                         break
+            for to, moves, captures, strict, alts in t.screen_leaps[p][sq]:
+                q = board[to]
+                if q:
+                    if not captures or (q & 1) == side or (strict and q in cannons):
+                        continue
+                elif not moves:
+                    continue
+                for b1, b2 in alts:
+                    a, b = board[b1], board[b2]
+                    if (a and not b) or (b and not a):
+                        if strict and (a or b) in cannons:
+                            continue
+                        add((sq, to))
+                        break
             for ray in t.rays[p][sq]:
                 for to in ray:
                     q = board[to]
@@ -120,6 +134,15 @@ class Position:
                 if board[fr] == code:
                     return True
         cannons = t.cannon_codes
+        for b1, b2, strict, pairs in t.rev_screens[by][target]:
+            a, b = board[b1], board[b2]
+            if (a and b) or not (a or b):
+                continue
+            if strict and ((a or b) in cannons or board[target] in cannons):
+                continue
+            for fr, code in pairs:
+                if board[fr] == code:
+                    return True
         for line, direct, hop, strict in t.rev_rays[by][target]:
             n = len(line)
             i = 0

@@ -36,11 +36,15 @@ class Tables:
     leaps_quiet: list[list[tuple[LeapEntry, ...]]]     # move only
     leaps_capture: list[list[tuple[LeapEntry, ...]]]   # capture only
     multi_leaps: list[list[tuple[tuple[int, bool, bool, tuple[tuple[int, int], ...]], ...]]]
+    # Walks over exactly one screen: (to, moves, captures, strict, alternative (p1, p2) pairs); strict
+    # means the screen may not be a cannon and a cannon is never taken (Leap modes CANNON, HOP_ONLY).
+    screen_leaps: list[list[tuple[tuple[int, bool, bool, bool, tuple[tuple[int, int], ...]], ...]]]
     rays: list[list[tuple[tuple[int, ...], ...]]]      # SLIDE
     cannon_rays: list[list[tuple[tuple[int, ...], ...]]]
     hop_rays: list[list[tuple[tuple[int, ...], ...]]]
     # Attack lookups, indexed [attacking side][target square]:
     rev_leaps: list[list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]]
+    rev_screens: list[list[tuple[tuple[int, int, bool, tuple[tuple[int, int], ...]], ...]]]
     rev_rays: list[list[tuple[tuple[tuple[int, ...], tuple[frozenset, ...], tuple[frozenset, ...],
                                      tuple[frozenset, ...]], ...]]]
     # Points whose change can expose a king on the target square, [attacking side][king square]:
@@ -99,10 +103,17 @@ def _leap_targets(v: Variant, pat: Leap, side: int, f: int, r: int) -> dict[int,
             last = (pf, pr)
         else:
             blocks = tuple(points[:-1])
+            if len(blocks) > 2:
+                raise ValueError(f"{path}: leap tables hold at most two points before the destination")
             alts = out.setdefault(points[-1], [])
             if blocks not in alts:
                 alts.append(blocks)
     return out
+
+
+def _merge(into: list[tuple[int, ...]], alts: list[tuple[int, ...]]) -> None:
+    """Add blocking lists not yet among a destination's alternatives (two patterns may reach it)."""
+    into += [a for a in alts if a not in into]
 
 
 def _rays(v: Variant, pat: Slide, side: int, f: int, r: int) -> list[tuple[int, ...]]:
@@ -133,12 +144,14 @@ def _compile(v: Variant) -> Tables:
     sentinel = n
     size = 2 * (len(v.pieces) + 1)
     empty = lambda: [[() for _ in range(n)] for _ in range(size)]  # noqa: E731
-    leaps, quiet, capture, multi = empty(), empty(), empty(), empty()
+    leaps, quiet, capture, multi, screen = empty(), empty(), empty(), empty(), empty()
     rays, cannon_rays, hop_rays = empty(), empty(), empty()
     by_mode = {SLIDE: rays, CANNON: cannon_rays, HOP_ONLY: hop_rays}
     codes, royal, cannons = [], set(), set()
     # Attack sources: (attacker side, target) -> ...
     rev_leap_groups: dict[tuple[int, int], dict[tuple[int, int], list[tuple[int, int]]]] = defaultdict(dict)
+    rev_screen_groups: dict[tuple[int, int], dict[tuple[int, int, bool], list[tuple[int, int]]]] = \
+        defaultdict(dict)
     rev_paths: dict[tuple[int, int], list[tuple[tuple[int, ...], int, str]]] = defaultdict(list)
 
     for t, ptype in enumerate(v.pieces):
@@ -152,18 +165,37 @@ def _compile(v: Variant) -> Tables:
             patterns = list(ptype.patterns)
             for sq in range(n):
                 f, r = sq % v.width, sq // v.width
-                acc: dict[int, list[tuple[int, tuple[tuple[int, ...], ...]]]] = {}
+                # (moves, captures) -> destination -> alternative blocking lists; and the same for
+                # walks over a screen, keyed by (moves, captures, strict).
+                acc: dict[tuple[bool, bool], dict[int, list[tuple[int, ...]]]] = {}
+                over: dict[tuple[bool, bool, bool], dict[int, list[tuple[int, ...]]]] = {}
                 for pat in patterns:
                     if isinstance(pat, Leap):
-                        kind = (pat.moves, pat.captures)
-                        for to, alts in _leap_targets(v, pat, side, f, r).items():
-                            acc.setdefault(kind, []).append((to, tuple(alts)))
-                            if pat.captures:
-                                for blocks in alts:
-                                    padded = (tuple(blocks) + (sentinel, sentinel))[:2]
-                                    group = rev_leap_groups[(side, to)].setdefault(padded, [])
-                                    if (sq, code) not in group:
-                                        group.append((sq, code))
+                        targets = _leap_targets(v, pat, side, f, r)
+                        if pat.mode == SLIDE:
+                            plain, screened = (pat.moves, pat.captures), None
+                        elif pat.mode == CANNON:   # moves along an empty walk, captures over a screen
+                            plain = (True, False) if pat.moves else None
+                            screened = (False, True, False) if pat.captures else None
+                        else:                      # HOP_ONLY: moves and captures over a screen
+                            plain, screened = None, (pat.moves, pat.captures, True)
+                        for to, alts in targets.items():
+                            if plain:
+                                _merge(acc.setdefault(plain, {}).setdefault(to, []), alts)
+                                if plain[1]:
+                                    for blocks in alts:
+                                        padded = (tuple(blocks) + (sentinel, sentinel))[:2]
+                                        group = rev_leap_groups[(side, to)].setdefault(padded, [])
+                                        if (sq, code) not in group:
+                                            group.append((sq, code))
+                            if screened:
+                                _merge(over.setdefault(screened, {}).setdefault(to, []), alts)
+                                if screened[1]:
+                                    for blocks in alts:
+                                        key = (*(tuple(blocks) + (sentinel, sentinel))[:2], screened[2])
+                                        group = rev_screen_groups[(side, to)].setdefault(key, [])
+                                        if (sq, code) not in group:
+                                            group.append((sq, code))
                     else:
                         found = _rays(v, pat, side, f, r)
                         by_mode[pat.mode][code][sq] += tuple(found)
@@ -171,6 +203,10 @@ def _compile(v: Variant) -> Tables:
                             for i, target in enumerate(ray):
                                 back = tuple(reversed(ray[:i])) + (sq,)
                                 rev_paths[(side, target)].append((back, code, pat.mode))
+                for (moves, captures, strict), dests in over.items():
+                    screen[code][sq] += tuple(
+                        (to, moves, captures, strict, tuple((tuple(a) + (sentinel, sentinel))[:2] for a in alts))
+                        for to, alts in dests.items())
                 if ptype.royal and not v.kings_may_face:
                     # Facing kings: for attack purposes the king "sees" along its file like a rook.
                     for ray in _rays(v, Slide(((0, 1), (0, -1))), side, f, r):
@@ -178,9 +214,9 @@ def _compile(v: Variant) -> Tables:
                             back = tuple(reversed(ray[:i])) + (sq,)
                             rev_paths[(side, target)].append((back, code, "face"))
                 tables = {(True, True): leaps, (True, False): quiet, (False, True): capture}
-                for (moves, captures), entries in acc.items():
+                for (moves, captures), dests in acc.items():
                     single = []
-                    for to, alts in entries:
+                    for to, alts in dests.items():
                         if len(alts) == 1 and len(alts[0]) <= 2:
                             single.append((to, *(alts[0] + (sentinel, sentinel))[:2]))
                         else:
@@ -191,6 +227,10 @@ def _compile(v: Variant) -> Tables:
     rev_leaps = [[() for _ in range(n)] for _ in range(2)]
     for (side, target), groups in rev_leap_groups.items():
         rev_leaps[side][target] = tuple((b1, b2, tuple(pairs)) for (b1, b2), pairs in groups.items())
+    rev_screens = [[() for _ in range(n)] for _ in range(2)]
+    for (side, target), sgroups in rev_screen_groups.items():
+        rev_screens[side][target] = tuple((b1, b2, strict, tuple(pairs))
+                                          for (b1, b2, strict), pairs in sgroups.items())
 
     rev_rays = [[() for _ in range(n)] for _ in range(2)]
     for (side, target), paths in rev_paths.items():
@@ -220,12 +260,14 @@ def _compile(v: Variant) -> Tables:
         for target in range(n):
             on_lines = {sq for line, *_ in rev_rays[side][target] for sq in line}
             legs = {b for b1, b2, _ in rev_leaps[side][target] for b in (b1, b2) if b != sentinel}
-            guard_from[side][target] = frozenset(on_lines | legs | {target})
-            guard_to[side][target] = frozenset(on_lines)
+            # A walk over a screen opens when a piece leaves one of its two points or lands on one.
+            screens = {b for b1, b2, _, _ in rev_screens[side][target] for b in (b1, b2) if b != sentinel}
+            guard_from[side][target] = frozenset(on_lines | legs | screens | {target})
+            guard_to[side][target] = frozenset(on_lines | screens)
 
     return Tables(v, n, sentinel, tuple(codes), frozenset(royal), frozenset(cannons),
-                  leaps, quiet, capture, multi, rays, cannon_rays, hop_rays,
-                  rev_leaps, rev_rays, guard_from, guard_to,
+                  leaps, quiet, capture, multi, screen, rays, cannon_rays, hop_rays,
+                  rev_leaps, rev_screens, rev_rays, guard_from, guard_to,
                   king_rules=v.passing or v.facing_must_break)
 
 

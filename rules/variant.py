@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.errors import NotationError
+from rules.errors import NotationError, RulesError
 from rules.patterns import Leap, Slide
 
 
@@ -63,6 +63,18 @@ class Arrangement:
         """One line of a menu, e.g. `1 inner: 마상상마 (ma-sang-sang-ma), HEEH from your left: ...`."""
         return (f"{number} {self.key}: {self.hangul} ({self.romanized}), {self.letters} from your left: "
                 f"{self.english} ({self.swap})")
+
+
+def switch(game: str, name: str, value: str | bool) -> bool:
+    """A yes/no parameter as a player may give it: alone (`-korean`), or `korean=yes` / `=no`."""
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower()
+    if text in ("", "true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise RulesError(f"{game} parameter {name} is a switch: give it alone (-{name}) or as {name}=yes/no")
 
 
 def _squash(text: str) -> str:

@@ -305,3 +305,18 @@ def test_malformed_fen_is_refused_with_a_reason(fen: str, hint: str) -> None:
 def test_unknown_notation_and_variant() -> None:
     assert "wxf" in refused("legal", "xiangqi", "--notation", "iccs")
     assert "xiangqi" in refused("legal", "chess")
+
+
+def test_padwarqi_on_the_command_line() -> None:
+    """Padwar qi through every subcommand, standard and -korean; moves in coordinates."""
+    assert len(ok("legal", "padwarqi").split()) == 57
+    assert len(ok("legal", "padwarqi", "--param", "korean").split()) == 71
+    assert ok("perft", "padwarqi", "2").split()[0] == "3227"
+    assert ok("perft", "padwarqi", "2", "--param", "korean").split()[0] == "5017"
+    played = json.loads(ok("play", "padwarqi", "h3e3", "b10c8"))
+    assert played == {"fen": "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+                      "result": "*", "reason": None}
+    assert "rD--rT--rP--rW--rC--rW--rP--rT--rD" in ok("board", "padwarqi")
+    # a1 to a2 is a U-shaped walk a1-b1-b2-a2, and the thoat stands on b1.
+    assert "the dwar on a1 is blocked at b1" in refused("play", "padwarqi", "a1a2")
+    assert "korean" in refused("legal", "padwarqi", "--param", "chinese")

@@ -5,10 +5,11 @@ from collections.abc import Mapping
 
 from rules.errors import UnknownVariant
 from rules.variant import Variant
-from rules.variants import janggi, xiangqi
+from rules.variants import janggi, padwarqi, xiangqi
 
 BUILDERS = {
     "janggi": janggi.build,
+    "padwarqi": padwarqi.build,
     "xiangqi": xiangqi.build,
 }
 

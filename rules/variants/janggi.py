@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from rules.errors import RulesError
 from rules.fen import with_arrangement
 from rules.patterns import DIAGONAL, HOP_ONLY, ORTHOGONAL, Leap, Slide, mirrored, rotations, steps
-from rules.variant import Arrangement, PieceType, Region, Variant, choose_arrangement
+from rules.variant import Arrangement, PieceType, Region, Variant, choose_arrangement, switch
 from rules.variants.xiangqi import HORSE_PATHS, PALACE_DIAGONALS
 
 STANDARD_FEN = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"
@@ -97,17 +97,6 @@ def parse_arrangement(text: str) -> Arrangement:
     return choose_arrangement(ARRANGEMENTS, text)
 
 
-def _flag(name: str, value: str | bool) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = value.strip().lower()
-    if text in ("", "true", "yes", "on", "1"):
-        return True
-    if text in ("false", "no", "off", "0"):
-        return False
-    raise RulesError(f"janggi parameter {name} is a switch: give it alone (-{name}) or as {name}=yes/no")
-
-
 def build(params: Mapping[str, str | bool]) -> Variant:
     """Parameters: `cho` and `han` (arrangements, see parse_arrangement) and `points`."""
     unknown = sorted(set(params) - {*SIDES, "points"})
@@ -122,7 +111,7 @@ def build(params: Mapping[str, str | bool]) -> Variant:
             arrangement = parse_arrangement(str(params[name]))
             chosen[name] = arrangement.key
             start = with_arrangement(start, 9, 10, side, arrangement)
-    points = _flag("points", params.get("points", False))
+    points = switch("janggi", "points", params.get("points", False))
     if points:
         chosen["points"] = True
     return Variant(
