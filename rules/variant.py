@@ -127,6 +127,8 @@ class Variant:
     legend: tuple[str, ...] = ()          # lines printed under the ASCII board (what the letters mean)
     fen_synonyms: dict[str, str] = field(default_factory=dict)  # accepted on input only
     params: tuple[tuple[str, str | bool], ...] = ()  # the parameters this variant was built with
+    # The switches a player may give this game (name, what it does), for help pages and errors.
+    parameters: tuple[tuple[str, str], ...] = ()
 
     def piece(self, letter: str) -> PieceType:
         return next(p for p in self.pieces if p.letter == letter)

@@ -44,6 +44,7 @@ def _game_help(ctx: Context, variant: str) -> None:
     ctx.answer(f"{games.TITLES[variant]} help", template, title=games.TITLES[variant], variant=variant,
                commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
+               game_params=dict(start.variant.parameters),
                start_board=start.board(), arrangements=start.variant.arrangements)
 
 

@@ -138,4 +138,5 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         legend=LEGEND,
         fen_synonyms={"E": "B", "H": "N"},
         params=tuple(sorted(chosen.items())),
+        parameters=(("points", "tournament scoring: drawn endings decided on material"),),
     )

@@ -87,4 +87,5 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         legend=LEGEND,
         fen_synonyms={"E": "B", "H": "N"},
         params=(("korean", True),) if korean else (),
+        parameters=(("korean", "the Korean variant (see the rules above)"),),
     )
