@@ -29,6 +29,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 import pytest
+from postoffice import by_recipient
 
 REPO = Path(__file__).resolve().parent.parent
 PBM = [sys.executable, "-m", "pbm"]
@@ -131,6 +132,19 @@ class PbmServer:
         with self.smtp() as smtp:
             return smtp.sendmail(mail_from if mail_from is not None else "alice@example.org",
                                  rcpt_tos or [self.env.address], message)
+
+    def command(self, sender: str, subject: str, count: int) -> dict[str, EmailMessage]:
+        """Mail `subject` from `sender` and wait for the `count` replies, keyed by recipient."""
+        self.send(self.env.message(subject, sender=sender))
+        return by_recipient(self.env.wait_replies(count))
+
+    def answer(self, mail: EmailMessage, line: str, count: int) -> dict[str, EmailMessage]:
+        """Answer a game mail with just `line`, to its Reply-To, as a mail client does; wait for the
+        `count` replies, keyed by recipient."""
+        reply = self.env.message(f"Re: {mail['Subject']}", f"{line}\n", sender=mail["To"],
+                                 to=mail["Reply-To"], In_Reply_To=mail["Message-ID"])
+        self.send(reply, rcpt_tos=[mail["Reply-To"]])
+        return by_recipient(self.env.wait_replies(count))
 
     def children(self, name: str, count: int = 1) -> list[int]:
         """The pids of the server's child processes whose name (as ps shows it) starts with `name`

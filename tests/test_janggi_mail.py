@@ -40,15 +40,9 @@ def player(name: str) -> str:
 
 def test_a_whole_janggi_game_with_setups_and_a_pass_over_smtp(pbm_env, pbm_server):
     def send(user: str, subject: str, count: int) -> dict:
-        pbm_server.send(pbm_env.message(subject, sender=player(user)))
-        return by_recipient(pbm_env.wait_replies(count))
+        return pbm_server.command(player(user), subject, count)
 
-    def answer(mail, line: str, count: int) -> dict:
-        """Answer a game mail with just `line`, to its Reply-To, as a mail client does."""
-        reply = pbm_env.message(f"Re: {mail['Subject']}", f"{line}\n", sender=mail["To"],
-                                to=mail["Reply-To"], In_Reply_To=mail["Message-ID"])
-        pbm_server.send(reply, rcpt_tos=[mail["Reply-To"]])
-        return by_recipient(pbm_env.wait_replies(count))
+    answer = pbm_server.answer
 
     for user, password in PASSWORDS.items():
         send(user, f"signup {user} {password}", 1)

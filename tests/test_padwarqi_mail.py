@@ -64,14 +64,7 @@ def test_a_whole_padwarqi_game_to_checkmate_through_pbm_deliver(pbm_env):
 
 def test_a_whole_korean_padwarqi_game_over_smtp_with_reply_tokens(pbm_env, pbm_server):
     def send(user: str, subject: str, count: int) -> dict:
-        pbm_server.send(pbm_env.message(subject, sender=player(user)))
-        return by_recipient(pbm_env.wait_replies(count))
-
-    def answer(mail, line: str, count: int) -> dict:
-        reply = pbm_env.message(f"Re: {mail['Subject']}", f"{line}\n", sender=mail["To"],
-                                to=mail["Reply-To"], In_Reply_To=mail["Message-ID"])
-        pbm_server.send(reply, rcpt_tos=[mail["Reply-To"]])
-        return by_recipient(pbm_env.wait_replies(count))
+        return pbm_server.command(player(user), subject, count)
 
     for user, password in PASSWORDS.items():
         send(user, f"signup {user} {password}", 1)
@@ -88,7 +81,7 @@ def test_a_whole_korean_padwarqi_game_over_smtp_with_reply_tokens(pbm_env, pbm_s
         if ply % 2:
             latest = send("alice", f"padwarqi move 101 alice {PASSWORDS['alice']} {move}", 2)
         else:
-            latest = answer(latest[player("bob")], move, 2)
+            latest = pbm_server.answer(latest[player("bob")], move, 2)
     final = latest[player("bob")]
     assert "Game won by alice (checkmate)." in flat(final)
     [(result, reason, params)] = pbm_env.query("SELECT result, reason, params FROM games")

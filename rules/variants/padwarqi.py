@@ -16,11 +16,12 @@ cannons, and the chief may step diagonally anywhere in its palace already).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from rules.errors import RulesError
 from rules.patterns import CANNON, HOP_ONLY, Leap, steps, walks, walks_of
 from rules.variant import PieceType, Variant, switch
-from rules.variants.xiangqi import PALACE_DIAGONALS, REGIONS, START_FEN
+from rules.variants import xiangqi
 
 LINES = "drawn-diagonals"  # -korean: diagonal steps only along the drawn palace diagonals
 FORWARD = ((0, 1), (1, 1), (-1, 1))
@@ -68,24 +69,14 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         raise RulesError(f"padwarqi has no parameter {', '.join(unknown)}; its one parameter is korean "
                          f"(the Korean variant)")
     korean = switch("padwarqi", "korean", params.get("korean", False))
-    return Variant(
+    # Xiangqi's board, palace, river, starting points, facing rule and draw rules; Jetan's pieces.
+    return replace(
+        xiangqi.build({}),
         name="padwarqi",
         title="Padwar qi",
-        width=9,
-        height=10,
-        side_names=("Red", "Black"),
-        colour_prefix=("r", "b"),
         pieces=_PIECES[korean],
-        regions=REGIONS,
-        start_fen=START_FEN,
-        diagonals=PALACE_DIAGONALS,
-        river_after_rank=4,
-        kings_may_face=False,
-        stalemate_loses=True,
-        no_capture_limit=120,
         notation="coordinates",
         legend=LEGEND,
-        fen_synonyms={"E": "B", "H": "N"},
         params=(("korean", True),) if korean else (),
         parameters=(("korean", "the Korean variant (see the rules above)"),),
     )
