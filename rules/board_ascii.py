@@ -50,8 +50,50 @@ def _between_line(pos: Position, upper: int) -> str:
     return "".join(row).rstrip()
 
 
+def _squares(pos: Position) -> list[str]:
+    """A board of squares (Gi-Qi-Game): each cell is a river mark (* strong, ~ weak, on the river
+    rank only), the colour letter, the piece letter and + for a promoted piece."""
+    v, t = pos.t.variant, pos.t
+    files = "      " + "    ".join(chr(ord("A") + f) for f in range(v.width))
+    rule = "   " + "+----" * v.width + "+"
+    crossed = v.regions.get("crossed")
+    river = v.height // 2
+    lines = [files, rule]
+    for rank in range(v.height - 1, -1, -1):
+        cells = []
+        for f in range(v.width):
+            mark = " "
+            if rank == river and crossed is not None:
+                mark = "*" if crossed.contains(f, rank, 0, v.height) else "~"
+            code = pos.board[rank * v.width + f]
+            if code:
+                letter = t.piece_type(code).letter
+                piece = v.colour_prefix[code & 1] + letter.lstrip("+") + ("+" if letter[0] == "+" else " ")
+            else:
+                piece = "   "
+            cells.append(mark + piece)
+        label = str(rank + 1).rjust(2)
+        side = {v.height - 1: "   " + v.side_names[1], 0: "   " + v.side_names[0]}.get(rank, "")
+        if rank == river:
+            side = "   river"
+        lines += [f"{label} |{'|'.join(cells)}| {label}{side}", rule]
+    lines.append(files)
+    hands = getattr(pos, "hands", None)
+    if hands is not None and v.drops:
+        lines.append("")
+        for s in (0, 1):
+            held = " ".join(p.letter for p, n in zip(v.pieces, hands[s]) for _ in range(n)) or "-"
+            lines.append(f"In {v.side_names[s]}'s hand: {held}")
+    return lines
+
+
 def render(pos: Position) -> str:
     v = pos.t.variant
+    if v.board_style == "squares":
+        lines = _squares(pos)
+        if v.legend:
+            lines += ["", *v.legend]
+        return "\n".join(lines) + "\n"
     files = "     " + "   ".join(chr(ord("A") + f) for f in range(v.width))
     lines = [files, ""]
     for rank in range(v.height - 1, -1, -1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from rules.errors import FenError
+from rules.hand_position import CASTLING, HandPosition, hand_rules
 from rules.position import Position
 from rules.tables import Tables
 from rules.variant import Arrangement
@@ -15,8 +16,11 @@ def parse_fen(t: Tables, text: str) -> Position:
     fields = text.strip().replace("_", " ").split()
     if not fields:
         raise FenError("the FEN is empty; a FEN starts with the placement, e.g. " + v.start_fen)
-    # Fairy-Stockfish may append the (always empty here) holdings of drop variants: "...R1[]".
-    placement = fields[0].removesuffix("[]")
+    # Pieces in hand follow the placement in brackets ("...L[Pp]"); Fairy-Stockfish may write empty
+    # brackets for games without drops.
+    placement, _, hand_text = fields[0].partition("[")
+    if hand_text and not v.drops and hand_text != "]":
+        raise FenError(f"{v.title} has no pieces in hand; leave out {'[' + hand_text!r}")
     rows = placement.split("/")
     if len(rows) != v.height:
         raise FenError(f"the placement has {len(rows)} ranks separated by '/'; {v.title} has {v.height}")
@@ -31,7 +35,7 @@ def parse_fen(t: Tables, text: str) -> Position:
     for row_index, row in enumerate(rows):
         rank = v.height - 1 - row_index
         file = 0
-        digits = ""
+        digits = plus = ""
         for ch in row + "/":
             if ch.isdigit():
                 digits += ch
@@ -41,6 +45,10 @@ def parse_fen(t: Tables, text: str) -> Position:
                 digits = ""
             if ch == "/":
                 break
+            if ch == "+":
+                plus = "+"
+                continue
+            ch, plus = plus + ch, ""
             if ch not in letters:
                 known = "".join(p.letter for p in v.pieces)
                 raise FenError(f"unknown piece letter {ch!r} on rank {rank + 1}; {v.title} uses "
@@ -65,7 +73,12 @@ def parse_fen(t: Tables, text: str) -> Position:
                        "then the move number") from None
     if halfmove < 0 or fullmove < 1:
         raise FenError("the move counters must be a non-negative ply count and a move number from 1")
-    pos = Position(t, board, side, halfmove, fullmove)
+    if v.drops or v.castling:
+        hands = _hands(t, letters, hand_text.removesuffix("]"))
+        rights = fields[2] if len(fields) > 2 and fields[2] != "-" else ""
+        pos: Position = HandPosition(t, board, side, halfmove, fullmove, hands, _castling(t, board, rights))
+    else:
+        pos = Position(t, board, side, halfmove, fullmove)
     for sq in pos.pieces[0] | pos.pieces[1]:
         ptype, owner = t.piece_type(board[sq]), board[sq] & 1
         bounds = {getattr(p, "stay_in", None) for p in ptype.patterns}
@@ -82,6 +95,34 @@ def parse_fen(t: Tables, text: str) -> Position:
         raise FenError(f"{v.side_names[1 - side]} is in check (or the kings face each other) with "
                        f"{v.side_names[side]} to move; such a position cannot arise")
     return pos
+
+
+def _hands(t: Tables, letters: dict[str, int], text: str) -> list[list[int]]:
+    hands = [[0] * len(t.variant.pieces) for _ in (0, 1)]
+    for ch in text:
+        code = letters.get(ch)
+        if code is None or t.piece_type(code).royal or t.piece_type(code).letter.startswith("+"):
+            raise FenError(f"{ch!r} cannot be in hand; a hand holds unpromoted pieces other than the king")
+        hands[code & 1][(code >> 1) - 1] += 1
+    return hands
+
+
+def _castling(t: Tables, board: list[int], rights: str) -> str:
+    """The castling field, checked: each right needs its king and lance where they started."""
+    v = t.variant
+    if not rights or not v.castling:
+        return ""
+    x = hand_rules(t)
+    for letter in rights:
+        if letter not in CASTLING:
+            raise FenError(f"{letter!r} in the castling field; write {CASTLING} or - (K, Q: White's "
+                           f"i-file and a-file lance; k, q: Black's)")
+        side = CASTLING.index(letter) // 2
+        corner = x.corners[side][1 - CASTLING.index(letter) % 2]
+        if board[x.king_start[side]] not in t.royal or board[corner] != x.lance[side]:
+            raise FenError(f"castling right {letter} needs the {v.side_names[side]} king on its starting "
+                           f"square and the lance on its corner")
+    return "".join(c for c in CASTLING if c in rights)
 
 
 def format_fen(pos: Position) -> str:
@@ -101,7 +142,13 @@ def format_fen(pos: Position) -> str:
             letter = t.piece_type(code).letter
             row += letter if code & 1 == 0 else letter.lower()
         rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {'wb'[pos.side]} - - {pos.halfmove} {pos.fullmove}"
+    placement = "/".join(rows)
+    rights = "-"
+    if isinstance(pos, HandPosition):
+        placement += "[" + "".join(p.letter if s == 0 else p.letter.lower() for s in (0, 1)
+                                   for p, n in zip(v.pieces, pos.hands[s]) for _ in range(n)) + "]"
+        rights = pos.castling or "-"
+    return f"{placement} {'wb'[pos.side]} {rights} - {pos.halfmove} {pos.fullmove}"
 
 
 def with_arrangement(fen: str, width: int, height: int, side: int, arrangement: Arrangement) -> str:

@@ -65,10 +65,10 @@ class Game:
         human_moves = list(human) if human is not None else None
         for i, text in enumerate(moves):
             move = notation.parse_move(pos, text)
-            if move is None or not pos.board[move[0]] or pos.board[move[0]] & 1 != pos.side:
+            if move is None or not pos.owns(move):
                 raise IllegalMove(f"the stored move {i + 1} ({text}) does not fit the game")
             game.notation.append(human_moves[i] if human_moves else notation.human(pos, move))
-            game.moves.append(notation.format_move(v, move))
+            game.moves.append(notation.format_move(v, move, pos))
             pos.push(move)
         game._decide()
         return game
@@ -175,7 +175,7 @@ class Game:
     def legal_moves(self) -> list[str]:
         if self.result != "*":
             return []
-        return sorted(notation.format_move(self.variant, m) for m in self._legal_moves())
+        return sorted(notation.format_move(self.variant, m, self.position) for m in self._legal_moves())
 
     def describe(self, move: str) -> str:
         """The game's human notation (WXF; Janggi: coordinates) for a legal move in any accepted form."""
@@ -189,9 +189,9 @@ class Game:
             raise IllegalMove(f"the game is over ({self.result}, {self.reason}); no more moves")
         move = self._parse(text)
         human = notation.human(self.position, move)
+        coord = notation.format_move(self.variant, move, self.position)
         self.position.push(move)
         self._legal = None
-        coord = notation.format_move(self.variant, move)
         self.moves.append(coord)
         self.notation.append(human)
         self._decide()
@@ -214,6 +214,8 @@ class Game:
         side = self.position.side
         if v.passing and (ending := self.position.pass_ending()):
             self._draw(ending)
+        elif v.repeat_is_illegal and not self._legal_moves() and self.position.repeating_only():
+            self._end(1 - side, "every move would repeat an earlier position")
         elif not self._legal_moves():
             if self.position.in_check():
                 self._end(1 - side, "checkmate")
@@ -221,7 +223,7 @@ class Game:
                 self._end(1 - side, "stalemate")
             else:
                 self.result, self.reason = DRAW, "stalemate"
-        elif (repeated := self._repetition(3)) is not None:
+        elif not v.repeat_is_illegal and (repeated := self._repetition(3)) is not None:
             verdict = repeated[0]
             if verdict.loser is None:  # "repetition: draw", or on points "repetition: decided on points, ..."
                 self._draw("repetition" if v.points else verdict.reason)
@@ -260,7 +262,7 @@ class Game:
     def warnings(self) -> list[tuple[str, str]]:
         """`(side, note)`: after a position's second occurrence, the side that would lose if the cycle
         were played once more is told which of its moves not to repeat."""
-        if self.result != "*" or (repeated := self._repetition(2)) is None:
+        if self.result != "*" or self.variant.repeat_is_illegal or (repeated := self._repetition(2)) is None:
             return []
         verdict, cycle = repeated
         if verdict.loser is None:
@@ -281,7 +283,13 @@ class Game:
         if move is None and v.notation != "wxf":
             raise NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
                                 f"coordinates such as b1c3 (also b1-c3, B1-C3, b1xc3)"
-                                + (", or pass" if v.passing else ""))
+                                + (", or pass" if v.passing else "")
+                                + (", with + to promote (e7e8+) or = to decline (e7e8=), or a drop such "
+                                   "as P*e5" if v.promotion_zone else ""))
+        if move is not None and len(move) == 2 and move not in legal and not text.strip().endswith("="):
+            promoting = [m for m in legal if m[:2] == move]
+            if len(promoting) == 1:  # a compulsory promotion: the bare move has no other reading
+                return promoting[0]
         if move is None:
             move = notation.parse_wxf(self.position, text, legal)
             if move is None:
@@ -380,15 +388,15 @@ class Game:
                 between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
                 if between:
                     return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, between[0])}"
-        for ray in t.hop_rays[code][fr]:  # Janggi cannon
+        for ray, strict in t.hop_rays[code][fr]:  # Janggi cannon (strict), Gi-Qi -koreancannons
             if to in ray:
                 between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
-                if pos.board[to] in t.cannon_codes:
+                if strict and pos.board[to] in t.cannon_codes:
                     return f"{self._piece_on(fr)} never captures a cannon"
                 if len(between) != 1:
                     return (f"{self._piece_on(fr)} moves and captures only by jumping exactly one piece, "
                             f"and there are {len(between)} between it and {notation.square_name(v, to)}")
-                if pos.board[between[0]] in t.cannon_codes:
+                if strict and pos.board[between[0]] in t.cannon_codes:
                     return f"{self._piece_on(fr)} cannot jump over a cannon"
         for ray in t.cannon_rays[code][fr]:
             if to in ray:

@@ -24,10 +24,22 @@ def square_name(v: Variant, sq: int) -> str:
 PASS = "pass"  # the pass (Janggi): inside the core, the king's move to its own point
 
 
-def format_move(v: Variant, move: Move) -> str:
-    if move[0] == move[1]:
+def format_move(v: Variant, move: Move, pos: Position | None = None) -> str:
+    """Coordinates: `b1c3`, `pass`; Gi-Qi-Game also `P*e5` (drop), `e6e7+` (the usual promotion) and
+    `e6e7+G` (another promotion, named by its letter); those need `pos`, the position before the move."""
+    fr, to = move[0], move[1]
+    if fr == to:
         return PASS
-    return square_name(v, move[0]) + square_name(v, move[1])
+    n = v.width * v.height
+    if fr > n:
+        letter = pos.t.piece_type(fr - n - 1).letter if pos else "?"
+        return f"{letter}*{square_name(v, to)}"
+    text = square_name(v, fr) + square_name(v, to)
+    if len(move) > 2 and pos is not None:
+        usual = pos.t.piece_type(pos.board[fr]).promotions[0]
+        promoted = pos.t.piece_type(move[2]).letter
+        text += "+" if promoted == usual else promoted
+    return text
 
 
 @lru_cache(maxsize=None)
@@ -51,12 +63,44 @@ def parse_coordinates(v: Variant, text: str) -> Move | None:
     return (parse_square(v, m.group(1) + m.group(2)), parse_square(v, m.group(3) + m.group(4)))
 
 
+_DROP = re.compile(r"^([a-z])\s*\*\s*([a-z]\d{1,2})$", re.IGNORECASE)
+_PROMOTION = re.compile(r"^(.*?)\s*(=|\+[a-z]?)$", re.IGNORECASE)
+
+
 def parse_move(pos: Position, text: str) -> Move | None:
-    """Coordinates, or `pass` where the variant allows passing; None when the text is neither."""
-    if pos.t.variant.passing and text.strip().lower() == PASS:
+    """Coordinates, or `pass` where the variant allows passing, or (Gi-Qi-Game) a drop `P*e5` or a move
+    with a promotion suffix `+`, `+G` or `=` (declined); None when the text is none of these.  A move
+    whose promotion is compulsory may be written without the suffix: it has no other reading."""
+    v = pos.t.variant
+    if v.passing and text.strip().lower() == PASS:
         king = pos.kings[pos.side]
         return (king, king)
-    return parse_coordinates(pos.t.variant, text)
+    if not v.promotion_zone:
+        return parse_coordinates(v, text)
+    if drop := _DROP.match(text.strip()):
+        letter, square = drop.group(1).upper(), parse_square(v, drop.group(2))
+        index = next((i for i, p in enumerate(v.pieces) if p.letter == letter), None)
+        if index is None:
+            raise NotationError(f"{drop.group(1)!r} is not a piece letter of {v.title}; it uses "
+                                f"{' '.join(p.letter for p in v.pieces if len(p.letter) == 1)}")
+        return (pos.t.n + 1 + pos.t.code(index, pos.side), square)
+    suffix = _PROMOTION.match(text.strip())
+    move = parse_coordinates(v, suffix.group(1) if suffix else text)
+    if move is None or not suffix or suffix.group(2) == "=" or not pos.board[move[0]]:
+        return move
+    ptype = pos.t.piece_type(pos.board[move[0]])
+    wanted = suffix.group(2)[1:].upper()
+    letter = ptype.promotions[0] if not wanted and ptype.promotions else "+" + wanted
+    index = next((i for i, p in enumerate(v.pieces) if p.letter == letter), None)
+    if index is None or letter not in ptype.promotions:
+        raise IllegalMove(f"{text.strip()} is not a legal move: the {ptype.name} "
+                          + (f"promotes only to {', '.join(_promoted_name(v, p) for p in ptype.promotions)}"
+                             if ptype.promotions else "never promotes"))
+    return (*move, pos.t.code(index, pos.board[move[0]] & 1))
+
+
+def _promoted_name(v: Variant, letter: str) -> str:
+    return next(f"{p.name} ({letter})" for p in v.pieces if p.letter == letter)
 
 
 def human(pos: Position, move: Move) -> str:
@@ -64,7 +108,7 @@ def human(pos: Position, move: Move) -> str:
     no established notation of its own (Janggi)."""
     if pos.t.variant.notation == "wxf":
         return wxf(pos, move)
-    return format_move(pos.t.variant, move)
+    return format_move(pos.t.variant, move, pos)
 
 
 # --- WXF ---------------------------------------------------------------------------------------------

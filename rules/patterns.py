@@ -19,6 +19,7 @@ DIAGONAL: tuple[Offset, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 SLIDE = "slide"          # moves to empty points, captures the first piece (rook)
 CANNON = "cannon"        # moves like a rook, captures only by jumping exactly one screen (Xiangqi cannon)
 HOP_ONLY = "hop-only"    # moves and captures only beyond exactly one screen that is not a cannon (Janggi)
+HOP = "hop"              # moves and captures only beyond exactly one screen, any piece (Gi-Qi -koreancannons)
 
 
 @dataclass(frozen=True)

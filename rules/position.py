@@ -104,7 +104,7 @@ class Position:
                         if (q & 1) != side:
                             add((sq, to))
                         break
-            for ray in t.hop_rays[p][sq]:
+            for ray, strict in t.hop_rays[p][sq]:
                 it = iter(ray)
                 for to in it:
                     screen = board[to]
@@ -112,12 +112,12 @@ class Position:
                         break
                 else:
                     continue
-                if screen in cannons:
+                if strict and screen in cannons:
                     continue
                 for to in it:
                     q = board[to]
                     if q:
-                        if (q & 1) != side and q not in cannons:
+                        if (q & 1) != side and not (strict and q in cannons):
                             add((sq, to))
                         break
                     add((sq, to))
@@ -268,6 +268,11 @@ class Position:
 
     def is_legal(self, move: Move) -> bool:
         return move in self.pseudo_moves() and bool(self._legal_filter([move]))
+
+    def owns(self, move: Move) -> bool:
+        """Whether `move` starts from a piece of the side to move (a cheap check of stored moves)."""
+        p = self.board[move[0]]
+        return bool(p) and p & 1 == self.side
 
     # --- making moves -----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.patterns import CANNON, HOP_ONLY, SLIDE, Leap, Slide
+from rules.patterns import CANNON, HOP, HOP_ONLY, SLIDE, Leap, Slide
 from rules.variant import Variant
 
 LeapEntry = tuple[int, int, int]  # (to, must-be-empty, must-be-empty)
@@ -41,7 +41,7 @@ class Tables:
     screen_leaps: list[list[tuple[tuple[int, bool, bool, bool, tuple[tuple[int, int], ...]], ...]]]
     rays: list[list[tuple[tuple[int, ...], ...]]]      # SLIDE
     cannon_rays: list[list[tuple[tuple[int, ...], ...]]]
-    hop_rays: list[list[tuple[tuple[int, ...], ...]]]
+    hop_rays: list[list[tuple[tuple[tuple[int, ...], bool], ...]]]  # (ray, strict): HOP_ONLY is strict
     # Attack lookups, indexed [attacking side][target square]:
     rev_leaps: list[list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]]
     rev_screens: list[list[tuple[tuple[int, int, bool, tuple[tuple[int, int], ...]], ...]]]
@@ -146,7 +146,7 @@ def _compile(v: Variant) -> Tables:
     empty = lambda: [[() for _ in range(n)] for _ in range(size)]  # noqa: E731
     leaps, quiet, capture, multi, screen = empty(), empty(), empty(), empty(), empty()
     rays, cannon_rays, hop_rays = empty(), empty(), empty()
-    by_mode = {SLIDE: rays, CANNON: cannon_rays, HOP_ONLY: hop_rays}
+    by_mode = {SLIDE: rays, CANNON: cannon_rays}
     codes, royal, cannons = [], set(), set()
     # Attack sources: (attacker side, target) -> ...
     rev_leap_groups: dict[tuple[int, int], dict[tuple[int, int], list[tuple[int, int]]]] = defaultdict(dict)
@@ -198,7 +198,10 @@ def _compile(v: Variant) -> Tables:
                                             group.append((sq, code))
                     else:
                         found = _rays(v, pat, side, f, r)
-                        by_mode[pat.mode][code][sq] += tuple(found)
+                        if pat.mode in (HOP, HOP_ONLY):
+                            hop_rays[code][sq] += tuple((ray, pat.mode == HOP_ONLY) for ray in found)
+                        else:
+                            by_mode[pat.mode][code][sq] += tuple(found)
                         for ray in found:
                             for i, target in enumerate(ray):
                                 back = tuple(reversed(ray[:i])) + (sq,)
@@ -208,8 +211,9 @@ def _compile(v: Variant) -> Tables:
                         (to, moves, captures, strict, tuple((tuple(a) + (sentinel, sentinel))[:2] for a in alts))
                         for to, alts in dests.items())
                 if ptype.royal and not v.kings_may_face:
-                    # Facing kings: for attack purposes the king "sees" along its file like a rook.
-                    for ray in _rays(v, Slide(((0, 1), (0, -1))), side, f, r):
+                    # Facing kings: for attack purposes the king "sees" along its file (Gi-Qi-Game:
+                    # every line) like a rook.
+                    for ray in _rays(v, Slide(v.facing), side, f, r):
                         for i, target in enumerate(ray):
                             back = tuple(reversed(ray[:i])) + (sq,)
                             rev_paths[(side, target)].append((back, code, "face"))
@@ -249,7 +253,7 @@ def _compile(v: Variant) -> Tables:
                 if back[0] != first:
                     continue
                 i = len(back) - 1
-                {SLIDE: direct, "face": direct, CANNON: hop, HOP_ONLY: hop_strict}[mode][i].add(code)
+                {SLIDE: direct, "face": direct, CANNON: hop, HOP: hop, HOP_ONLY: hop_strict}[mode][i].add(code)
             out.append((line, tuple(map(frozenset, direct)), tuple(map(frozenset, hop)),
                         tuple(map(frozenset, hop_strict))))
         rev_rays[side][target] = tuple(out)

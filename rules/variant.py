@@ -27,6 +27,18 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Points:
+    """A region given point by point, as (file, rank counted from the owning side's edge): Gi-Qi-Game's
+    "crossed" is the far half plus the strong points of the river rank."""
+
+    points: frozenset[tuple[int, int]]
+
+    def contains(self, file: int, rank: int, side: int, height: int) -> bool:
+        rel = rank if side == 0 else height - 1 - rank
+        return (file, rel) in self.points
+
+
+@dataclass(frozen=True)
 class PieceType:
     """One kind of piece.  `role` is the Xiangqi piece it plays the part of (the repetition referee and
     the chase rules reason about roles, so Padwar qi's thoat is a "horse"); `letter` is its FEN letter,
@@ -39,6 +51,11 @@ class PieceType:
     wxf: str
     patterns: tuple[Leap | Slide, ...]
     royal: bool = False
+    # Gi-Qi-Game: the letters of the types this piece may promote to (the first is the usual one; a
+    # promoted type's letter is "+" and its base letter, so capturing it gives the base to the hand);
+    # `guard`: a bodyguard or warrior, which lets its king move in its 3x3 zone and may teleport.
+    promotions: tuple[str, ...] = ()
+    guard: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,7 +121,7 @@ class Variant:
     side_names: tuple[str, str]
     colour_prefix: tuple[str, str]
     pieces: tuple[PieceType, ...]
-    regions: dict[str, Region]
+    regions: dict[str, Region | Points]
     start_fen: str
     # Drawn diagonal lines, as chains of (file, rank) points: palace crosses.  Used for drawing and by
     # slides with lines="drawn-diagonals".
@@ -129,6 +146,16 @@ class Variant:
     params: tuple[tuple[str, str | bool], ...] = ()  # the parameters this variant was built with
     # The switches a player may give this game (name, what it does), for help pages and errors.
     parameters: tuple[tuple[str, str], ...] = ()
+    # The directions along which two kings may not face each other (with kings_may_face=False).
+    facing: tuple[tuple[int, int], ...] = ((0, 1), (0, -1))
+    # Gi-Qi-Game's shogi-like rules, all off for the other games:
+    drops: bool = False                   # captured pieces change side, demote and may be dropped
+    promotion_zone: int = 0               # the last N ranks, where promotion is offered
+    king_zones: int = 0                   # a king may only step into an N x N zone holding a guard
+    teleport: bool = False                # guards may jump next to their own king
+    castling: bool = False                # the king may castle with a lance from the corner
+    repeat_is_illegal: bool = False       # a move recreating any earlier position is not allowed
+    board_style: str = "points"           # ASCII board: "points" (Xiangqi lines) or "squares"
 
     def piece(self, letter: str) -> PieceType:
         return next(p for p in self.pieces if p.letter == letter)

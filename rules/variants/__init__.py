@@ -5,9 +5,10 @@ from collections.abc import Mapping
 
 from rules.errors import UnknownVariant
 from rules.variant import Variant
-from rules.variants import janggi, padwarqi, xiangqi
+from rules.variants import giqi, janggi, padwarqi, xiangqi
 
 BUILDERS = {
+    "giqi": giqi.build,
     "janggi": janggi.build,
     "padwarqi": padwarqi.build,
     "xiangqi": xiangqi.build,
