@@ -7,6 +7,7 @@ This is the rules core's public face for the server and the command line: moves 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from rules import notation
 from rules.board_ascii import render
@@ -14,7 +15,8 @@ from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
 from rules.position import Move, Position
 from rules.repetition import Referee, Verdict
-from rules.tables import compile_variant
+from rules.patterns import Leap
+from rules.tables import _leap_targets, _rays, compile_variant
 from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant
 
@@ -308,7 +310,9 @@ class Game:
     def _why_not(self, move: Move) -> str:
         """Explain a refused move in terms of the position, then say what the piece could do."""
         v, pos = self.variant, self.position
-        fr, to = move
+        if v.promotion_zone and (reason := self._why_not_hand(move)):
+            return reason
+        fr, to = move[0], move[1]
         code = pos.board[fr]
         name = notation.square_name
         if fr == to:
@@ -322,7 +326,7 @@ class Game:
                     f"{v.side_names[pos.side]}'s move")
         target = pos.board[to]
         # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
-        dests = sorted((m[1] for m in self._legal_moves() if m[0] == fr and m[1] != fr),
+        dests = sorted({m[1] for m in self._legal_moves() if m[0] == fr and m[1] != fr},
                        key=lambda sq: (sq % v.width, sq // v.width))
         legal_here = [name(v, sq) for sq in dests]
         options = (f"{self._piece_on(fr)} can go to {', '.join(legal_here)}" if legal_here
@@ -330,7 +334,8 @@ class Game:
         if target and target & 1 == pos.side:
             reason = f"{name(v, to)} holds your own {self.tables.piece_type(target).name}"
         elif move in pos.pseudo_moves():
-            reason = ("it would leave the kings facing each other on an open file"
+            reason = ("it would leave the kings facing each other "
+                      + ("on an open file" if len(v.facing) == 2 else "with nothing between them")
                       if not v.kings_may_face and pos.faces_after(move)
                       else "the kings face each other (bikjang): break the facing or pass"
                       if v.facing_must_break and pos.kings_face() and pos.faces_after(move)
@@ -338,6 +343,72 @@ class Game:
         else:
             reason = self._blocked(move) or ""
         return f"{reason}; {options}" if reason else options
+
+    def _why_not_hand(self, move: Move) -> str | None:
+        """Gi-Qi-Game's own reasons: drops, promotion choices, the king's zones, the repetition rule,
+        and what a piece gains by crossing the river.  None where the common reasons apply."""
+        v, pos, t = self.variant, self.position, self.tables
+        name = notation.square_name
+        fr, to = move[0], move[1]
+        if fr > t.n:
+            ptype = t.piece_type(fr - t.n - 1)
+            if not pos.owns(move):
+                return f"you have no {ptype.name} in hand"
+            if pos.board[to]:
+                return f"a piece is dropped only on an empty square, and {name(v, to)} is taken"
+            if move not in pos.pseudo_moves():
+                return (f"a {ptype.name} may not be dropped on the last rank, where it would have no "
+                        f"move")
+        elif pos.board[to] and pos.board[to] & 1 == pos.side:
+            return None
+        elif pos.owns(move) and move not in pos.pseudo_moves():
+            ptype = t.piece_type(pos.board[fr])
+            bare = [m for m in pos.pseudo_moves() if m[:2] == (fr, to)]
+            if len(move) > 2 and (fr, to) in bare:
+                return (f"the {ptype.name} may promote only on a move that starts or ends in the last "
+                        f"{v.promotion_zone} ranks")
+            if len(move) == 2 and bare:
+                return (f"the {ptype.name} must promote there, as it would have no move on the last "
+                        f"rank: write {notation.format_move(v, bare[0], pos)}")
+            if ptype.royal and pos.kings[pos.side] == fr and abs(fr - to) in (1, v.width - 1, v.width,
+                                                                               v.width + 1):
+                return ("the king may step only into a 3x3 zone that holds one of its bodyguards or "
+                        "warriors")
+            crossing = self._after_crossing(pos.board[fr], fr)
+            if to in crossing:
+                here = sorted({name(v, m[1]) for m in self._legal_moves() if m[0] == fr})
+                return (f"{self._piece_on(fr)} has not crossed the river, so it goes only to "
+                        f"{', '.join(here) or 'no square now'}; {name(v, to)} needs it across")
+        elif move in pos.pseudo_moves() and not self._legal_moves_include(move) and pos.owns(move):
+            side = pos.side
+            pos.push(move)
+            check = pos.kings[side] >= 0 and pos.attacked(pos.kings[side], 1 - side)
+            pos.pop()
+            if not check:
+                return "it would recreate an earlier position, which is not allowed"
+        return None
+
+    def _legal_moves_include(self, move: Move) -> bool:
+        return move in self._legal_moves()
+
+    def _after_crossing(self, code: int, fr: int) -> set[int]:
+        """Where the piece on `fr` would reach (on an empty board) with the patterns it gains once it
+        has crossed the river, if it has not."""
+        v, t = self.variant, self.tables
+        ptype = t.piece_type(code)
+        side, f, r = code & 1, fr % v.width, fr // v.width
+        crossed = v.regions.get("crossed")
+        if crossed is None or crossed.contains(f, r, side, v.height):
+            return set()
+        out: set[int] = set()
+        for pat in ptype.patterns:
+            if pat.when != "crossed":
+                continue
+            if isinstance(pat, Leap):
+                out |= set(_leap_targets(v, replace(pat, when=None), side, f, r))
+            else:
+                out |= {sq for ray in _rays(v, replace(pat, when=None), side, f, r) for sq in ray}
+        return out
 
     def _leap_entries(self, code: int, fr: int):
         """Every leap of the piece `code` on `fr` as (to, moves, captures, alternative blocking pairs)."""

@@ -287,7 +287,8 @@ class HandPosition(Position):
             self.pieces[side].discard(fr)
             if captured:
                 self.pieces[1 - side].discard(to)
-                self.hands[side][x.base[captured]] += 1
+                if t.variant.drops:
+                    self.hands[side][x.base[captured]] += 1
             if piece in t.royal:
                 self.kings[side] = to
                 w = t.variant.width
@@ -342,7 +343,8 @@ class HandPosition(Position):
             self.pieces[side].add(fr)
             if captured:
                 self.pieces[1 - side].add(to)
-                self.hands[side][x.base[captured]] -= 1
+                if t.variant.drops:
+                    self.hands[side][x.base[captured]] -= 1
             if piece in t.royal:
                 self.kings[side] = fr
             if lance_move:

@@ -251,11 +251,16 @@ class Position:
         return face
 
     def _open_file(self, a: int, b: int) -> bool:
+        """`a` and `b` on one line along the variant's facing directions (Xiangqi: the file; Gi-Qi-Game:
+        any rank, file or diagonal) with nothing between them."""
         w = self.t.variant.width
-        if a % w != b % w:
+        df, dr = b % w - a % w, b // w - a // w
+        step_f, step_r = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+        if (df and dr and abs(df) != abs(dr)) or (step_f, step_r) not in self.t.variant.facing:
             return False
+        step = step_r * w + step_f
         board = self.board
-        return not any(board[sq] for sq in range(min(a, b) + w, max(a, b), w))
+        return not any(board[sq] for sq in range(a + step, b, step))
 
     def points(self) -> tuple[float, float]:
         """Each side's material on the variant's points scale, its bonus included."""
