@@ -54,6 +54,10 @@ def name(p) -> str:
     return FILES[p[0]] + str(p[1] + 1)
 
 
+def point(text: str) -> tuple[int, int]:
+    return FILES.index(text[0]), int(text[1]) - 1
+
+
 def on_board(p) -> bool:
     return 0 <= p[0] < 9 and 0 <= p[1] < 9
 
@@ -273,7 +277,8 @@ def candidate_moves(board, hands, side, castling, opt):
         text = name(start) + name(dest)
         rights = castling
         if letter == "K":
-            rights = rights.replace("KQ"[0] if side == 0 else "k", "").replace("Q" if side == 0 else "q", "")
+            for right in ("KQ" if side == 0 else "kq"):
+                rights = rights.replace(right, "")
         for right, corner in (("Q", (0, 0)), ("K", (8, 0)), ("q", (0, 8)), ("k", (8, 8))):
             if corner in (start, dest):
                 rights = rights.replace(right, "")
