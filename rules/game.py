@@ -379,7 +379,7 @@ class Game:
                 here = sorted({name(v, m[1]) for m in self._legal_moves() if m[0] == fr})
                 return (f"{self._piece_on(fr)} has not crossed the river, so it goes only to "
                         f"{', '.join(here) or 'no square now'}; {name(v, to)} needs it across")
-        elif move in pos.pseudo_moves() and not self._legal_moves_include(move) and pos.owns(move):
+        elif move in pos.pseudo_moves() and move not in self._legal_moves() and pos.owns(move):
             side = pos.side
             pos.push(move)
             check = pos.kings[side] >= 0 and pos.attacked(pos.kings[side], 1 - side)
@@ -387,9 +387,6 @@ class Game:
             if not check:
                 return "it would recreate an earlier position, which is not allowed"
         return None
-
-    def _legal_moves_include(self, move: Move) -> bool:
-        return move in self._legal_moves()
 
     def _after_crossing(self, code: int, fr: int) -> set[int]:
         """Where the piece on `fr` would reach (on an empty board) with the patterns it gains once it

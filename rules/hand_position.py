@@ -103,10 +103,6 @@ class HandPosition(Position):
         self.castling = castling
         self.seen: dict[tuple, int] = {self.key(): 1}
 
-    def copy(self) -> HandPosition:
-        return HandPosition(self.t, self.board[:], self.side, self.halfmove, self.fullmove,
-                            [h[:] for h in self.hands], self.castling)
-
     def key(self) -> tuple:
         """Placement, hands and side to move: what "the same position" means (spec)."""
         return (self.side, bytes(self.board), tuple(self.hands[0]), tuple(self.hands[1]))
@@ -187,9 +183,9 @@ class HandPosition(Position):
             out += [(x.drop + code, sq) for sq in empty if not (stuck and _rel_rank(t, sq, side) == last)]
         return out
 
-    def castling_moves(self, side: int) -> list[tuple[int, int, int, int]]:
-        """(king from, king to, lance from, lance to) for every castling the rights and the empty points
-        allow, before the tests of attacked points."""
+    def _castling_candidates(self, side: int) -> list[tuple[int, int]]:
+        """(king from, king to) for every castling the rights and the empty points allow, before the
+        tests of attacked points; the lance lands next to the king, on the side it came from."""
         x, board = self.x, self.board
         k = self.kings[side]
         if k != x.king_start[side]:
@@ -204,7 +200,7 @@ class HandPosition(Position):
             for distance in (2, 3):
                 to = k + step * distance
                 if (corner - to) * step > 0:  # the king stops short of the lance's corner
-                    out.append((k, to, corner, to - step))
+                    out.append((k, to))
         return out
 
     def _castlings(self, side: int) -> list[Move]:
@@ -214,7 +210,7 @@ class HandPosition(Position):
             return []
         board, by = self.board, 1 - side
         out: list[Move] = []
-        for k, to, _, _ in self.castling_moves(side):
+        for k, to in self._castling_candidates(side):
             if self.attacked(k, by):
                 return []
             step = 1 if to > k else -1
@@ -233,12 +229,12 @@ class HandPosition(Position):
                 out.append((k, to))
         return out
 
-    def _legal_filter(self, moves: list[Move]) -> list[Move]:
+    def _legal_filter(self, moves: list[Move], repetition: bool = True) -> list[Move]:
         """Every move is played out: the own king must not be attacked (or facing), and with
-        `repeat_is_illegal` the position reached must be new."""
+        `repeat_is_illegal` (unless `repetition` is False) the position reached must be new."""
         out = []
         side, by = self.side, 1 - self.side
-        repeat = self.t.variant.repeat_is_illegal
+        repeat = repetition and self.t.variant.repeat_is_illegal
         for move in moves:
             self.push(move)
             k = self.kings[side]
@@ -248,24 +244,10 @@ class HandPosition(Position):
                 out.append(move)
         return out
 
-    def legal_moves(self) -> list[Move]:
-        return self._legal_filter(self.pseudo_moves())
-
     def repeating_only(self) -> bool:
         """No legal move, but some move that is legal except for recreating an earlier position: the
         player loses because every move would repeat one."""
-        return not self.legal_moves() and any(self._legal_ignoring_repetition(m) for m in self.pseudo_moves())
-
-    def _legal_ignoring_repetition(self, move: Move) -> bool:
-        side = self.side
-        self.push(move)
-        k = self.kings[side]
-        ok = not (k >= 0 and self.attacked(k, 1 - side))
-        self.pop()
-        return ok
-
-    def is_legal(self, move: Move) -> bool:
-        return move in self.pseudo_moves() and bool(self._legal_filter([move]))
+        return not self.legal_moves() and bool(self._legal_filter(self.pseudo_moves(), repetition=False))
 
     # --- making moves -----------------------------------------------------------------------------
 

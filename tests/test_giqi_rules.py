@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from placement import placement
+
 from rules import Game, IllegalMove
 
 NODROPS = {"nodrops": True}
@@ -17,18 +19,7 @@ NODROPS = {"nodrops": True}
 def fen(pieces: dict[str, str], side: str = "w", hands: str = "", castling: str = "-") -> str:
     letters = [v.lstrip("+") for v in pieces.values()]
     pieces = ({} if "K" in letters else {"a1": "K"}) | ({} if "k" in letters else {"h9": "k"}) | pieces
-    rows = []
-    for rank in range(9, 0, -1):
-        row, empty = "", 0
-        for file in "abcdefghi":
-            letter = pieces.get(f"{file}{rank}")
-            if letter:
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f"[{hands}] {side} {castling} - 0 1"
+    return placement(pieces, 9) + f"[{hands}] {side} {castling} - 0 1"
 
 
 def game(pieces, params=None, **kw) -> Game:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from placement import placement
+
 from rules import Game, IllegalMove
 
 KOREAN = {"korean": True}
@@ -18,18 +20,7 @@ def fen(pieces: dict[str, str], side: str = "w") -> str:
     """A FEN from {"e5": "R", ...}; a chief that `pieces` leaves out stands on d1 (Red) / f10 (Black)."""
     letters = set(pieces.values())
     pieces = ({} if "K" in letters else {"d1": "K"}) | ({} if "k" in letters else {"f10": "k"}) | pieces
-    rows = []
-    for rank in range(10, 0, -1):
-        row, empty = "", 0
-        for file in "abcdefghi":
-            letter = pieces.get(f"{file}{rank}")
-            if letter:
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
+    return placement(pieces, 10) + f" {side} - - 0 1"
 
 
 def dests(pieces: dict[str, str], square: str, params=None, side: str = "w") -> set[str]:

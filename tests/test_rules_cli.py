@@ -320,3 +320,16 @@ def test_padwarqi_on_the_command_line() -> None:
     # a1 to a2 is a U-shaped walk a1-b1-b2-a2, and the thoat stands on b1.
     assert "the dwar on a1 is blocked at b1" in refused("play", "padwarqi", "a1a2")
     assert "korean" in refused("legal", "padwarqi", "--param", "chinese")
+
+
+def test_giqi_on_the_command_line() -> None:
+    """Gi-Qi-Game through every subcommand, with and without drops: drops, promotions, castling."""
+    assert len(ok("legal", "giqi").split()) == 28
+    assert ok("perft", "giqi", "2", "--param", "nodrops").split()[0] == "784"
+    fen = "4k4/4p4/9/9/9/4P4/9/3G5/L3K3L[Rn] w Q - 0 1"
+    legal = ok("legal", "giqi", "--fen", fen).split()
+    assert {"R*a9", "e4e5", "e1c1", "e1b1"} <= set(legal) and "e1g1" not in legal
+    played = json.loads(ok("play", "giqi", "--fen", fen, "e1c1", "N*e3"))
+    assert played["fen"] == "4k4/4p4/9/9/9/4P4/4n4/3G5/2KL4L[R] w - - 2 2"
+    assert "In White's hand: R" in ok("board", "giqi", "--fen", fen)
+    assert "warriorpromotion needs nodrops" in refused("legal", "giqi", "--param", "warriorpromotion")
