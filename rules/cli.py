@@ -32,7 +32,7 @@ def _game(args: argparse.Namespace, fen: str | None, moves: list[str]) -> Game:
 
 
 def _legal_line(game: Game, style: str) -> str:
-    moves = game.legal_moves()
+    moves = game.legal_moves(even_if_over=True)  # the game's result is play's answer
     if style == "wxf":
         moves = sorted(game.describe(m) for m in moves)
     return " ".join(moves)

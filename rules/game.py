@@ -24,6 +24,11 @@ RESULT_WIN = ("1-0", "0-1")
 DRAW = "1/2-1/2"
 
 
+def _may_reach_king(ptype) -> bool:
+    """A piece that is not a king and not bound to its palace or its own half by every pattern."""
+    return not ptype.royal and not all(p.stay_in in ("palace", "own-half") for p in ptype.patterns)
+
+
 class Game:
     def __init__(self, name: str, params: Mapping[str, str | bool] | None = None,
                  fen: str | None = None, *, decide: bool = True) -> None:
@@ -174,8 +179,11 @@ class Game:
             self._legal = self.position.legal_moves()
         return self._legal
 
-    def legal_moves(self) -> list[str]:
-        if self.result != "*":
+    def legal_moves(self, even_if_over: bool = False) -> list[str]:
+        """The legal moves in coordinates, sorted; none once the game is over, unless `even_if_over`:
+        then the moves the pieces have even where a rule (a dead position, the move limit, repetition)
+        has already decided the game -- what a move generator such as Fairy-Stockfish lists."""
+        if self.result != "*" and not even_if_over:
             return []
         return sorted(notation.format_move(self.variant, m, self.position) for m in self._legal_moves())
 
@@ -225,6 +233,8 @@ class Game:
                 self._end(1 - side, "stalemate")
             else:
                 self.result, self.reason = DRAW, "stalemate"
+        elif v.dead_position_draw and self._dead_position():
+            self._draw("neither side can capture the other's king")
         elif not v.repeat_is_illegal and (repeated := self._repetition(3)) is not None:
             verdict = repeated[0]
             if verdict.loser is None:  # "repetition: draw", or on points "repetition: decided on points, ..."
@@ -233,6 +243,17 @@ class Game:
                 self._end(1 - verdict.loser, f"{verdict.reason} by {v.side_names[verdict.loser]}")
         elif v.no_capture_limit and self.position.halfmove >= v.no_capture_limit:
             self._draw(f"{v.no_capture_limit} plies without capture")
+
+    def _dead_position(self) -> bool:
+        """Seed 004 rule (f), as spec/repetition.md "Other endings" reads it: no piece left that can
+        ever reach the enemy king (kings, and pieces whose every pattern keeps them in their palace or
+        on their own half, never can), or the only one is a cannon with nothing but the two kings on
+        the board to serve as its screen."""
+        t, pos = self.tables, self.position
+        occupied = pos.pieces[0] | pos.pieces[1]
+        free = [sq for sq in occupied if _may_reach_king(t.piece_type(pos.board[sq]))]
+        return not free or (len(free) == 1 and len(occupied) == 3
+                            and t.piece_type(pos.board[free[0]]).role == "cannon")
 
     def _draw(self, reason: str) -> None:
         """An ending that is drawn, or under points scoring (Janggi `points`) won by the side with more

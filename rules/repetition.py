@@ -69,31 +69,50 @@ class Referee:
         return found
 
     def _find_chases(self, pos: Position, side: int) -> list[Pair]:
-        board, role = pos.board, self.role
         out = []
         with _turn(pos, side):
-            in_check = pos.in_check()
-            captures = [(a, x) for a, x in pos.pseudo_moves() if board[x]]
-            for a, x in captures:
-                attacker, victim = role[board[a]], role[board[x]]
-                if attacker in FREE_ATTACKERS or victim == "king":
+            # A check the chasing side is giving now is set aside when judging protection (spec): the
+            # victim's side may recapture as long as only these pieces would still attack its king.
+            king = pos.kings[1 - side]
+            checkers = _attackers(pos, king, side) if king >= 0 and pos.in_check(1 - side) else frozenset()
+            for a, x in pos.pseudo_moves():
+                if not pos.board[x]:
                     continue
-                if victim == "soldier" and x not in self.crossed[1 - side]:
+                recaptures = self._pair(pos, side, a, x, checkers)
+                if recaptures is None:
                     continue
-                if attacker == victim and self._can_capture(pos, x, a):
-                    continue  # an exchange offer: the victim can take the attacker first
-                if not in_check and _shields_king(pos, a):
+                roles = (self.role[pos.board[a]], self.role[pos.board[x]])
+                if recaptures and roles not in CHASE_EVEN_IF_PROTECTED:
                     continue
-                pos.push((a, x))
-                try:
-                    if pos.in_check(side):
-                        continue  # the capture itself would be illegal
-                    if (attacker, victim) not in CHASE_EVEN_IF_PROTECTED and _can_recapture(pos, x):
-                        continue
-                finally:
-                    pos.pop()
                 out.append((a, x))
         return out
+
+    def _pair(self, pos: Position, side: int, a: int, x: int,
+              checkers: frozenset[int] = frozenset()) -> list[Move] | None:
+        """Conditions 1 to 3 of a chase pair for `side`'s piece on `a` and the enemy on `x` (`side` to
+        move): None when they fail, else the recaptures that would protect X after A takes it.
+
+        1. Kings and soldiers may attack for ever; the king cannot be chased (that is check), nor a
+           soldier on its own side of the river.
+        2. The capture must be legal for `side`: its king not left attacked, the kings not facing.
+           Nothing else about pins matters: a pinned piece chases wherever its capture is legal,
+           including the capture of its pinner.
+        3. Same kinds that could take each other are offering an exchange, not chasing."""
+        board = pos.board
+        attacker, victim = self.role[board[a]], self.role[board[x]]
+        if attacker in FREE_ATTACKERS or victim == "king":
+            return None
+        if victim == "soldier" and x not in self.crossed[1 - side]:
+            return None
+        if attacker == victim and self._can_capture(pos, x, a):
+            return None
+        pos.push((a, x))
+        try:
+            if pos.in_check(side):
+                return None
+            return _recaptures(pos, x, checkers - {a})
+        finally:
+            pos.pop()
 
     def _can_capture(self, pos: Position, fr: int, to: int) -> bool:
         """Could the piece on `fr` legally capture on `to` if it were its side's move?"""
@@ -150,7 +169,25 @@ class Referee:
         before = {(identity[a], identity[x]) for a, x in self.chases(pos, side)}
         fr, to = move
         moved = lambda sq: identity[fr] if sq == to else identity[sq]  # noqa: E731
-        return {moved(x) for a, x in after if (moved(a), moved(x)) not in before}
+        return {moved(x) for a, x in after if (moved(a), moved(x)) not in before
+                and not (a != to and self._cut_through_attacker(pos, side, a, x))}
+
+    def _cut_through_attacker(self, pos: Position, side: int, a: int, x: int) -> bool:
+        """The spec's exception: before the move (which did not move A), A and X already met
+        conditions 1 to 3 and X was protected, but only by recaptures whose way ran through A's own
+        point (a line through it, a horse's leg, an elephant's eye).  Such a protector attacks A
+        through that line; cutting it defends A and does not chase X."""
+        with _turn(pos, side):
+            if (a, x) not in pos.pseudo_moves():
+                return False
+            recaptures = self._pair(pos, side, a, x)
+            if not recaptures:
+                return False
+            pos.push((a, x))
+            try:
+                return all(_runs_through(pos, m, a) for m in recaptures)
+            finally:
+                pos.pop()
 
 
 def verdict_loser(classes: list[int]) -> int | None:
@@ -160,23 +197,43 @@ def verdict_loser(classes: list[int]) -> int | None:
     return 0 if classes[0] > classes[1] else 1
 
 
-def _shields_king(pos: Position, sq: int) -> bool:
-    """Is the piece on `sq` pinned, shielding its king?  The spec's "A is not pinned" is read literally,
-    as Fairy-Stockfish's suite does (D39, fsf-22/23): a pinned piece does not chase even where taking
-    its pinner would be legal."""
-    piece = pos.board[sq]
-    pos.board[sq] = 0
-    try:
-        return pos.in_check(piece & 1)
-    finally:
-        pos.board[sq] = piece
+def _attackers(pos: Position, target: int, by: int) -> frozenset[int]:
+    """The points of `by`'s pieces that could capture on `target` (pseudo-legally)."""
+    return frozenset(fr for fr, to in pos.pseudo_moves(by) if to == target)
 
 
-def _can_recapture(pos: Position, target: int) -> bool:
-    """Can the side to move legally capture on `target`?  (A pinned protector is no protection.)"""
+def _recaptures(pos: Position, target: int, checkers: frozenset[int]) -> list[Move]:
+    """The side to move's legal captures on `target`, where a check already given by `checkers` (and
+    only by them) does not make a recapture illegal.  A pinned protector is no protection."""
     if not pos.attacked(target, pos.side):
-        return False
-    return bool(pos._legal_filter([m for m in pos.pseudo_moves() if m[1] == target]))
+        return []
+    candidates = [m for m in pos.pseudo_moves() if m[1] == target]
+    if not checkers:
+        return pos._legal_filter(candidates)
+    out = []
+    side, king = pos.side, pos.kings[pos.side]
+    for move in candidates:
+        if move[0] == king:  # a king may never recapture onto an attacked point
+            out += pos._legal_filter([move])
+            continue
+        pos.push(move)
+        k = pos.kings[side]
+        only_the_check = not pos.kings_face() and _attackers(pos, k, 1 - side) <= checkers
+        if not pos.attacked(k, 1 - side) or only_the_check:
+            out.append(move)
+        pos.pop()
+    return out
+
+
+def _runs_through(pos: Position, move: Move, point: int) -> bool:
+    """Does the capture `move` need `point` empty (its line, leg or eye), i.e. would a piece standing
+    there stop it?"""
+    board = pos.board
+    board[point] = board[move[1]]  # any piece will do: it only has to stand in the way
+    try:
+        return move not in pos.pseudo_moves()
+    finally:
+        board[point] = 0
 
 
 class _turn:

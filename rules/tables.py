@@ -208,7 +208,8 @@ def _compile(v: Variant) -> Tables:
                                 rev_paths[(side, target)].append((back, code, pat.mode))
                 for (moves, captures, strict), dests in over.items():
                     screen[code][sq] += tuple(
-                        (to, moves, captures, strict, tuple((tuple(a) + (sentinel, sentinel))[:2] for a in alts))
+                        (to, moves, captures, strict,
+                         tuple((tuple(a) + (sentinel, sentinel))[:2] for a in alts))
                         for to, alts in dests.items())
                 if ptype.royal and not v.kings_may_face:
                     # Facing kings: for attack purposes the king "sees" along its file (Gi-Qi-Game:
@@ -253,7 +254,8 @@ def _compile(v: Variant) -> Tables:
                 if back[0] != first:
                     continue
                 i = len(back) - 1
-                {SLIDE: direct, "face": direct, CANNON: hop, HOP: hop, HOP_ONLY: hop_strict}[mode][i].add(code)
+                by_kind = {SLIDE: direct, "face": direct, CANNON: hop, HOP: hop, HOP_ONLY: hop_strict}
+                by_kind[mode][i].add(code)
             out.append((line, tuple(map(frozenset, direct)), tuple(map(frozenset, hop)),
                         tuple(map(frozenset, hop_strict))))
         rev_rays[side][target] = tuple(out)

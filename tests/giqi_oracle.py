@@ -342,7 +342,7 @@ def candidate_moves(board, hands, side, castling, opt):
                     del after[(corner, back)]
                     after[(dest, back)] = (side, "K")
                     after[(dest - step, back)] = (side, "L")
-                    rights = castling.replace("K" if side == 0 else "k", "").replace("Q" if side == 0 else "q", "")
+                    rights = "".join(r for r in castling if r not in ("KQ" if side == 0 else "kq"))
                     out.append((name(king) + name((dest, back)), after, None, rights))
     # drops
     if opt.drops:

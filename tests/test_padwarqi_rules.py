@@ -17,9 +17,13 @@ KOREAN = {"korean": True}
 
 
 def fen(pieces: dict[str, str], side: str = "w") -> str:
-    """A FEN from {"e5": "R", ...}; a chief that `pieces` leaves out stands on d1 (Red) / f10 (Black)."""
+    """A FEN from {"e5": "R", ...}; a chief that `pieces` leaves out stands on d1 (Red) / f10 (Black).
+    Where no piece could ever reach a chief (only chiefs, warriors, padwars) a Black pathan stands on
+    a7, far from every test, or the game would be drawn at once (seed 004 rule (f))."""
     letters = set(pieces.values())
     pieces = ({} if "K" in letters else {"d1": "K"}) | ({} if "k" in letters else {"f10": "k"}) | pieces
+    if not letters & set("RNCPrncp"):
+        pieces = {"a7": "p"} | pieces
     return placement(pieces, 10) + f" {side} - - 0 1"
 
 
@@ -174,7 +178,8 @@ def test_korean_padwar_walks_two_diagonal_and_one_orthogonal_step_anywhere():
 # --- Martian cannon ------------------------------------------------------------------------------------
 
 def test_cannon_moves_as_a_dwar():
-    assert dests({"e5": "C"}, "e5") == dests({"e5": "R"}, "e5")
+    """(The pathan on a7: a lone cannon beside the two chiefs would be a dead position, drawn at once.)"""
+    assert dests({"e5": "C", "a7": "p"}, "e5") == dests({"e5": "R"}, "e5")
 
 
 @pytest.mark.parametrize("screen", ["e3", "e4"])

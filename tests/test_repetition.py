@@ -5,6 +5,8 @@ import pathlib
 import subprocess
 import sys
 
+import re
+
 import pytest
 
 import rules
@@ -138,7 +140,8 @@ def chases(fen: str) -> set[tuple[str, str]]:
     ("4k4/9/9/9/9/2p6/9/9/9/2RK5 w", {("c1", "c5")}),
     # A check is not a chase (Black to move, in check from the rook on d1).
     ("3k5/9/9/9/9/9/9/9/9/3R1K3 b", set()),
-    # A pinned attacker does not chase: the rook on e5 shields its king from the rook on e8.
+    # A pinned piece chases only where its capture is legal: the rook on e5 may not take the horse
+    # (that would expose its king to the rook on e8), and taking that rook is an exchange offer.
     ("4k4/9/4r4/9/9/2n1R4/9/9/9/4K4 w", set()),
     # Nor does one whose capture would leave the kings facing each other.
     ("4k4/9/9/9/9/9/3r5/9/4N4/4K4 w", set()),
@@ -161,6 +164,55 @@ def chases(fen: str) -> set[tuple[str, str]]:
 ])
 def test_what_is_a_chase(fen, expected):
     assert chases(fen + " - - 0 1") == expected
+
+
+def mirrored(fen: str) -> str:
+    """The position seen in a mirror: files a-i reversed."""
+    rows = []
+    for row in fen.split()[0].split("/"):
+        cells = "".join("." * int(c) if c.isdigit() else c for c in row)[::-1]
+        rows.append(re.sub(r"\.+", lambda m: str(len(m.group())), cells))
+    return " ".join(["/".join(rows), *fen.split()[1:]])
+
+
+def colours_swapped(fen: str) -> str:
+    """The same position with Red and Black exchanged: ranks turned round, cases and side swapped."""
+    placement, side = fen.split()[:2]
+    rows = [row.swapcase() for row in placement.split("/")[::-1]]
+    return " ".join(["/".join(rows), "b" if side == "w" else "w", *fen.split()[2:]])
+
+
+def side_chases(fen: str, side: int) -> set[tuple[str, str]]:
+    game = rules.Game.new("xiangqi", fen=fen)
+    name = lambda sq: square_name(game.variant, sq)  # noqa: E731
+    return {(name(a), name(x)) for a, x in Referee(game.tables).chases(game.position, side)}
+
+
+def _mirror_point(p: str) -> str:
+    return "ihgfedcba"["abcdefghi".index(p[0])] + p[1:]
+
+
+def _swap_point(p: str) -> str:
+    return p[0] + str(11 - int(p[1:]))
+
+
+@pytest.mark.parametrize("fen,expected", [
+    # Pins: a pinned piece chases wherever its capture is legal, the capture of the piece that pins it
+    # included.  The rook on e5 stands between its king and the cannon on e8 (with the horse on e3 as
+    # a second screen, so there is no check now); taking the cannon is legal, and nothing protects it.
+    ("4k4/9/4c4/9/9/4R4/9/4N4/9/4K4 w", {("e5", "e8")}),
+    # Checks and protection: the rook on e4 checks (Red's last move, c5 from e5, discovered it), and
+    # the rook on c5 attacks the horse on c8.  After Rxc8 the rook on c10 could take back: that leaves
+    # its king attacked only by the piece already giving the check, so the check is set aside and the
+    # horse counts as protected: no chase.
+    ("2r1k4/9/2n6/9/9/2R6/4R4/9/9/3K5 b", set()),
+])
+def test_what_is_a_chase_in_every_orientation(fen, expected):
+    """Each ruling holds as published, mirrored left-right, and with the colours swapped."""
+    fen += " - - 0 1"
+    assert side_chases(fen, 0) == expected
+    assert side_chases(mirrored(fen), 0) == {(_mirror_point(a), _mirror_point(x)) for a, x in expected}
+    assert side_chases(colours_swapped(fen), 1) == {(_swap_point(a), _swap_point(x)) for a, x in expected}
 
 
 def test_warning_after_the_second_occurrence():
@@ -211,3 +263,56 @@ def test_janggi_other_repetitions(params, result, reason):
     for move in ("a1a2 g10g9 a2a1 g9g10 " * 2).split():
         game.play(move)
     assert (game.ply, game.result, game.reason) == (8, result, reason)
+
+
+@pytest.mark.parametrize("orient", ["as published", "mirrored", "colours swapped"])
+def test_cutting_a_protection_that_ran_through_the_attacker_is_not_a_chase(orient):
+    """fsf-33's first move.  Before f9f7 the rook on d9 attacked the cannon on a9, which the cannon on
+    i9 protected over the rook on f9 as screen -- a line running through d9, the attacker's own point.
+    f9f7 takes that screen away: the a9 cannon is now unprotected, but cutting a protection that ran
+    through the attacker defends the attacker and does not chase the victim.  The same move opens d9's
+    line to the i9 cannon, which nothing protects: that is a new chase."""
+    fen, move, chased = "4ka3/c2R1R2c/4b4/9/9/9/9/9/9/4K4 w - - 0 1", "f9f7", {"i9"}
+    if orient == "mirrored":
+        fen, move, chased = mirrored(fen), "d9d7", {"a9"}
+    elif orient == "colours swapped":
+        fen, move, chased = colours_swapped(fen), "f2f4", {"i2"}
+    game = rules.Game.new("xiangqi", fen=fen)
+    pos = game.position
+    identity = {sq: sq for sq in pos.pieces[0] | pos.pieces[1]}
+    new = Referee(game.tables)._new_chases(pos, pos.side, rules.notation.parse_move(pos, move), identity)
+    assert {square_name(game.variant, sq) for sq in new} == chased
+
+
+# --- the dead-position draw (seed 004 rule (f), spec "Other endings") ----------------------------------
+
+@pytest.mark.parametrize("fen,dead", [
+    # Only kings, advisors and elephants: none of them ever leaves its palace or its own half.
+    ("3k5/4a4/4b4/9/9/9/9/4B4/4A4/4K4 w", True),
+    # One cannon and nothing but the two kings to serve as its screen.
+    ("3k5/9/9/9/9/2c6/9/9/9/4K4 w", True),
+    # The same cannon with an advisor on the board: the advisor can be its screen.
+    ("3k5/9/9/9/9/2c6/9/9/4A4/4K4 w", False),
+    # A rook can always come for the king.
+    ("3k5/9/9/9/9/9/9/9/4R4/4K4 w", False),
+])
+def test_dead_position_is_drawn_at_once(fen, dead):
+    for form in (fen + " - - 0 1", mirrored(fen + " - - 0 1"), colours_swapped(fen + " - - 0 1")):
+        game = rules.Game.new("xiangqi", fen=form)
+        assert (game.result, game.reason) == (("1/2-1/2", "neither side can capture the other's king") if dead
+                                              else ("*", None)), form
+
+
+def test_capturing_the_last_attacker_draws_on_that_move():
+    """The Black rook on e2 checks; the king takes it, leaving two bare kings."""
+    game = rules.Game.new("xiangqi", fen="3k5/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1")
+    game.play("e1e2")
+    assert (game.result, game.reason) == ("1/2-1/2", "neither side can capture the other's king")
+
+
+def test_dead_position_in_padwar_qi_follows_the_pieces_regions():
+    """Standard Padwar qi: warriors and padwars never leave palace or own half: dead.  With -korean
+    the padwar walks across the river, so it can still reach the enemy chief."""
+    fen = "3k5/4a4/4b4/9/9/9/9/4B4/4A4/4K4 w - - 0 1"
+    assert rules.Game.new("padwarqi", fen=fen).result == "1/2-1/2"
+    assert rules.Game.new("padwarqi", {"korean": True}, fen).result == "*"

@@ -80,7 +80,8 @@ def pieces(korean_cannons: bool, warrior_promotion: bool) -> tuple[PieceType, ..
                promotions=("+F",) + pawn_promotions),
         # Berolina pawn: moves diagonally forward, captures straight forward; sideways captures once crossed
         _piece("Y", "yeoman", "soldier", Leap(tuple((d,) for d in FORWARD_DIAGONALS), captures=False),
-               Leap(((FORWARD,),), moves=False), Leap(tuple((d,) for d in SIDEWAYS), moves=False, when="crossed"),
+               Leap(((FORWARD,),), moves=False),
+               Leap(tuple((d,) for d in SIDEWAYS), moves=False, when="crossed"),
                promotions=("+Y",) + pawn_promotions),
         # promoted forms
         _piece("+G", "warrior", "advisor", steps((FORWARD,) + FORWARD_DIAGONALS + BACK_DIAGONALS),

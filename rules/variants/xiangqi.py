@@ -58,5 +58,6 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         kings_may_face=False,
         stalemate_loses=True,
         no_capture_limit=120,
+        dead_position_draw=True,
         fen_synonyms={"E": "B", "H": "N"},
     )
