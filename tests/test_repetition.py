@@ -316,3 +316,29 @@ def test_dead_position_in_padwar_qi_follows_the_pieces_regions():
     fen = "3k5/4a4/4b4/9/9/9/9/4B4/4A4/4K4 w - - 0 1"
     assert rules.Game.new("padwarqi", fen=fen).result == "1/2-1/2"
     assert rules.Game.new("padwarqi", {"korean": True}, fen).result == "*"
+
+
+def _transform_move(move: str, point) -> str:
+    return point(move[:2]) + point(move[2:]) if len(move) == 4 else move
+
+
+@pytest.mark.parametrize("orient", ["as published", "mirrored", "colours swapped"])
+def test_a_rook_blocking_a_cannon_check_and_attacking_the_cannon_loses(orient):
+    """Black's cannon checks from e8 over the horse on e3; Red's rook blocks on e5 and so attacks the
+    cannon, which steps back to d8, where the rook, back on d5, attacks it again.  The rook on e5 is
+    pinned (leaving the file would restore the check), but taking the checking cannon is legal, and a
+    pinned piece chases wherever its capture is legal: every Red move newly chases the unprotected
+    cannon.  Black checked on every other move only: Red loses by perpetual chase."""
+    fen = "5k3/9/3c5/9/9/3R5/9/4N4/9/4K4 b - - 0 1"
+    moves = "d8e8 d5e5 e8d8 e5d5 " * 2
+    result, reason = "0-1", "perpetual chase of the cannon on d8 by Red"
+    if orient == "mirrored":
+        fen, point = mirrored(fen), _mirror_point
+        reason = reason.replace("d8", "f8")
+    elif orient == "colours swapped":
+        fen, point = colours_swapped(fen), _swap_point
+        result, reason = "1-0", "perpetual chase of the cannon on d3 by Black"
+    else:
+        point = str
+    game, ended = play(fen, " ".join(_transform_move(m, point) for m in moves.split()))
+    assert (ended, game.result, game.reason) == (8, result, reason)
