@@ -391,8 +391,8 @@ class Game:
             if len(move) == 2 and bare:
                 return (f"the {ptype.name} must promote there, as it would have no move on the last "
                         f"rank: write {notation.format_move(v, bare[0], pos)}")
-            if ptype.royal and pos.kings[pos.side] == fr and abs(fr - to) in (1, v.width - 1, v.width,
-                                                                               v.width + 1):
+            one_step = abs(fr % v.width - to % v.width) <= 1 and abs(fr // v.width - to // v.width) <= 1
+            if ptype.royal and one_step:
                 return ("the king may step only into a 3x3 zone that holds one of its bodyguards or "
                         "warriors")
             crossing = self._after_crossing(pos.board[fr], fr)
