@@ -14,7 +14,7 @@ import codecs
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from email import message_from_bytes, policy
+from email import errors, message_from_bytes, policy
 from email.header import decode_header
 from email.message import Message
 from email.utils import getaddresses
@@ -35,8 +35,19 @@ _FORWARD_SEPARATOR = re.compile(r"^\s*(-{3,}\s*original message\s*-{3,}|_{20,})\
 
 
 def parse(raw: bytes) -> Message:
-    """Parse RFC 5322 bytes; the `email` package records defects instead of raising."""
-    return message_from_bytes(raw, policy=policy.compat32)
+    """Parse RFC 5322 bytes; the `email` package records defects instead of raising, except on MIME
+    nested so deep that its parser runs out of stack (about a thousand levels).  Such a message is
+    read as its header alone: what it carries is as unreadable the next time, so refusing it for the
+    MTA to retry would only end in a bounce."""
+    try:
+        return message_from_bytes(raw, policy=policy.compat32)
+    except RecursionError:
+        msg = message_from_bytes(header_block(raw), policy=policy.compat32)
+        for name in ("Content-Type", "Content-Transfer-Encoding"):
+            del msg[name]
+        msg.set_payload("")
+        msg.defects.append(errors.MessageDefect("MIME parts nested too deeply; only the header was read"))
+        return msg
 
 
 def header_block(raw: bytes, limit: int = 65536) -> bytes:
@@ -216,11 +227,14 @@ def _part_text(part: Message) -> str:
 
 
 def _decode(data: bytes, charset: str | None) -> str:
-    """Bytes in a declared charset; unknown or missing charsets: UTF-8 if it is, else Latin-1."""
+    """Bytes in a declared charset; unknown, unusable or missing charsets: UTF-8 if it is, else
+    Latin-1.  Some codecs Python knows are not for mail text and ignore errors="replace" (idna and
+    punycode raise on what they cannot read): a charset that fails is treated as unknown, since a
+    message that cannot be decoded is a permanent condition, never a reason to refuse it."""
     try:
         if charset and codecs.lookup(charset).name != "ascii":
             return data.decode(charset, errors="replace")
-    except LookupError:
+    except (LookupError, UnicodeError, ValueError):
         pass
     return _bytes_to_text(data)
 

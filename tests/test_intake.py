@@ -218,3 +218,49 @@ def test_a_bug_in_a_command_keeps_the_message_and_tells_everyone(pbm_env: PbmEnv
     for text in (result.stderr, detail.encode(), bytes(player), bytes(admin)):
         assert b"Sw0rdfish" not in text and b"body words" not in text
     assert pbm_env.query("SELECT count(*) FROM outbox WHERE inbound_id = 1") == [(2,)]
+
+
+def _raw(header: str, value: str, message_id: str) -> bytes:
+    lines = {"From": "alice@example.org", "To": "pbm@pbm.test", "Subject": "help",
+             "Message-ID": message_id}
+    lines[header] = value
+    return "".join(f"{name}: {text}\r\n" for name, text in lines.items()).encode() + b"\r\nhello\r\n"
+
+
+@pytest.mark.parametrize("charset", ["idna", "punycode", "x-no-such-charset"])
+@pytest.mark.parametrize(("header", "value", "automatic"), [
+    ("From", "=?{cs}?q?al=C3=A9=FF?= <alice@example.org>", False),
+    ("Subject", "=?{cs}?q?help=FF?=", False),
+    ("Auto-Submitted", "=?{cs}?q?auto-replied=FF?=", True),
+    ("List-Id", "=?{cs}?q?players=FF?= <players.example.org>", True),
+])
+def test_undecodable_header_words_are_accepted_once(pbm_env: PbmEnv, charset: str, header: str,
+                                                    value: str, automatic: bool) -> None:
+    """RFC 2047 words in charsets Python cannot use for mail text (idna and punycode raise whatever
+    the error handler says; an unknown name has no codec) are read as unknown charsets: the message
+    is recorded and answered once (never, when automatic), and `pbm deliver` exits 0 -- a message
+    that cannot be decoded is a permanent condition, and 75 would only make the MTA retry it."""
+    raw = _raw(header, value.format(cs=charset), f"<{charset}-{header}@example.org>")
+    for _ in range(2):
+        result = pbm_env.deliver(raw)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+    assert len(pbm_env.replies()) == (0 if automatic else 1)
+    [(status, _)] = inbound_rows(pbm_env)
+    assert status == ("automatic" if automatic else "processed")
+
+
+def test_mime_nested_a_thousand_levels_deep_is_read_as_its_header(pbm_env: PbmEnv) -> None:
+    """The `email` parser runs out of stack on such a message; its header is still read, so the
+    subject's command is answered, once, and nothing is left for the MTA to retry."""
+    depth = 1000
+    lines = ["From: alice@example.org", "To: pbm@pbm.test", "Subject: help",
+             "Message-ID: <deep@example.org>", "MIME-Version: 1.0"]
+    for level in range(depth):
+        lines += [f'Content-Type: multipart/mixed; boundary="b{level}"', "", f"--b{level}"]
+    lines += ["Content-Type: text/plain", "", "hello"] + [f"--b{level}--" for level in reversed(range(depth))]
+    raw = "\r\n".join(lines).encode() + b"\r\n"
+    for _ in range(2):
+        result = pbm_env.deliver(raw)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+    assert len(pbm_env.replies()) == 1
+    assert inbound_rows(pbm_env) == [("processed", None)]
