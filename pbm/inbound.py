@@ -138,14 +138,16 @@ def automatic_reason(msg: Message, mail_from: str | None, own_address: str) -> s
         return "null return path"
     if mail_from is None and header_text(msg, "Return-Path").strip() == "<>":
         return "null return path"
-    auto = header_text(msg, "Auto-Submitted").split(";")[0].strip().lower()
-    if auto and auto != "no":
-        return f"Auto-Submitted: {auto}"
+    for value in msg.get_all("Auto-Submitted") or ():  # several may be present: any but "no" counts
+        auto = decode_words(str(value)).split(";")[0].strip().lower()
+        if auto != "no":
+            return f"Auto-Submitted: {auto or 'empty'}"
     precedence = header_text(msg, "Precedence").strip().lower()
-    if precedence in ("bulk", "list", "junk"):
+    if precedence in ("bulk", "list", "junk", "auto_reply"):
         return f"Precedence: {precedence}"
-    if header_text(msg, "List-Id"):
-        return "List-Id"
+    for name in ("List-Id", "List-Unsubscribe", "X-Autoreply", "X-Autorespond"):
+        if name in msg:  # present is enough, whatever it says and whether or not it decodes
+            return name
     if msg.get_content_type() == "multipart/report":
         return "delivery report (multipart/report)"
     senders = [address for _, address in addresses(msg, "From")]

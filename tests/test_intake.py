@@ -77,6 +77,11 @@ AUTOMATIC = {
     "precedence list": dict(headers={"Precedence": "list"}),
     "precedence junk": dict(headers={"Precedence": "Junk"}),
     "list-id": dict(headers={"List_Id": "Players <players.lists.example.org>"}),
+    "list-unsubscribe": dict(headers={"List_Unsubscribe": "<mailto:leave@lists.example.org>"}),
+    "precedence auto_reply": dict(headers={"Precedence": "auto_reply"}),
+    "x-autoreply": dict(headers={"X_Autoreply": "yes"}),
+    "x-autorespond": dict(headers={"X_Autorespond": "Out of office"}),
+    "empty auto-submitted": dict(headers={"Auto_Submitted": ""}),
     "mailer-daemon": dict(sender="MAILER-DAEMON@mx.example.org"),
     "postmaster": dict(sender="postmaster@example.org"),
     "own address": dict(sender="pbm@pbm.test"),
@@ -247,6 +252,15 @@ def test_undecodable_header_words_are_accepted_once(pbm_env: PbmEnv, charset: st
     assert len(pbm_env.replies()) == (0 if automatic else 1)
     [(status, _)] = inbound_rows(pbm_env)
     assert status == ("automatic" if automatic else "processed")
+
+
+def test_any_auto_submitted_header_but_no_counts(pbm_env: PbmEnv) -> None:
+    """RFC 3834: a message may carry several Auto-Submitted headers; one that is not "no" is enough."""
+    raw = _raw("Auto-Submitted", "no", "<two-auto@example.org>").replace(
+        b"Auto-Submitted: no\r\n", b"Auto-Submitted: no\r\nAuto-Submitted: auto-generated\r\n")
+    assert pbm_env.deliver(raw).returncode == 0
+    assert pbm_env.replies() == []
+    assert inbound_rows(pbm_env)[0][0] == "automatic"
 
 
 def test_mime_nested_a_thousand_levels_deep_is_read_as_its_header(pbm_env: PbmEnv) -> None:
