@@ -52,7 +52,8 @@ def test_signup_twice_is_refused_without_quoting_the_password(post):
     post.signup("alice")
     [error] = post.send("signup alice Sw0rdfish", sender="other@example.org")
     assert "The user id alice is already taken" in flat(error)
-    assert "signup alice ********" in flat(error)
+    # a mistaken signup never quotes its arguments: the "user id" may be a password in the wrong place
+    assert "signup ******** ********" in flat(error)
 
 
 def test_a_password_starting_with_a_dash_is_refused(post):
@@ -154,7 +155,9 @@ def test_list_and_unknown_commands(post):
     assert "xiangqi      Xiangqi      0 running games" in text(page)
     [error] = post.send("hello there")
     assert error["Subject"] == "pbm test error"
-    assert "There is no command \"hello\"" in flat(error)
+    # the unknown word is not quoted (it may be a password sent alone)
+    assert "The first word is neither a command nor a game's name." in flat(error)
+    assert "hello" not in flat(error)
     [error] = post.send("move 101 alice x h3e3")
     assert "Game commands start with the game's name, for example \"xiangqi move ...\"" in flat(error)
     [error] = post.send("janggi help")
@@ -193,3 +196,26 @@ def test_passwords_can_be_checked_before_the_write_transaction(post):
     [(stored,)] = post.db.execute("SELECT password FROM users WHERE id = 'alice'").fetchall()
     assert list(accounts._verified) == [stored]
     assert post.db.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+def test_no_unchecked_word_is_quoted_back(post):
+    """Issue 12's leaks: a password added to a command that takes none, an all-digit password, a
+    bare password as the subject, a mistaken signup and a token reply starting with the password are
+    all answered with the word masked; existing board numbers, verbs and game names stay readable."""
+    post.signup("alice", "bob")
+    [turn] = [m for m in post.send("xiangqi challenge alice bob") if m["To"] == "alice@example.org"]
+    board = int(turn["Subject"].split()[3])
+    cases = {
+        f"xiangqi show {board} Sw0rdfish": f"xiangqi show {board} ********",
+        "xiangqi move 999 alice 31415926": "xiangqi move ******** ******** ********",
+        "Sw0rdfish": "Your command\n\n    ********\n",
+        "signup John Smith Secret99": "signup ******** ******** ********",
+    }
+    for subject, quoted in cases.items():
+        [error] = post.send(subject)
+        body = text(error)
+        assert quoted in body, body
+        for word in ("Sw0rdfish", "31415926", "Secret99"):
+            assert word not in body
+    [error] = post.reply(turn, "Sw0rdfish h10g8\n")
+    assert "******** ********" in text(error) and "Sw0rdfish" not in text(error)

@@ -163,6 +163,8 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
         subject = f"{ctx.config.server.name} error"
     if usage is None:
         usage = [command.usage_line(req.game)] if command else []
+    if req.game:  # the numbers of this game's existing boards are not secrets
+        req.safe.update(t for t in req.tokens if t.isdigit() and games.load(ctx.db, req.game, int(t)))
     body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask(str(error)),
                           usage=usage, help_topic=command.verb if command else "")
     root = reply_to = None
@@ -176,6 +178,10 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
 # --- replies to a game mail's token ---------------------------------------------------------------
 
 _OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ [a-z][a-z0-9_]*( \*\*)?( error)?$", re.IGNORECASE)
+
+
+TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",
+                         "accept", "reject", "undo", "pass"})
 
 
 def _token_reply(ctx: Context) -> None:
@@ -193,6 +199,8 @@ def _token_reply(ctx: Context) -> None:
                           ctx.now)
         return
     req = parse.split(line)
+    # Quote back only the verb and a lone move: "apple7 h10g8" may start with a password.
+    req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS] + (words if len(words) == 1 else []))
     found = tokens.check(ctx.config.secret, inbound.token)
 
     def work() -> None:

@@ -6,8 +6,9 @@ case-insensitive (the handlers lower-case them), passwords and FENs are not (kep
 
 A Request also knows how to quote itself back without the password: positions that hold a password
 are masked by value, and until the password has been checked, every word that is not known to be
-harmless (verbs, game names, numbers, registered user ids) is masked too -- a player who swapped two
-words must not get the password back in the error that tells them so.
+harmless (verbs, game names, existing board numbers, registered user ids, colours) is masked too -- a
+player who swapped two words, or added a password to a command that takes none, must not get the
+password back in the error that tells them so.
 """
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ import re
 from dataclasses import dataclass, field
 
 MASK = "********"
+# Words a command may hold that can be quoted before any password is checked: they name colours,
+# results and list filters, never a secret.  (A number is quoted only once it names an existing board:
+# a password may be all digits.)
+SAFE_WORDS = frozenset({"red", "black", "white", "cho", "han", "w", "b", "draw", "active", "inactive",
+                        "next", "clear", "rated", "unrated", "off"})
 
 _PARAM = re.compile(r"-([a-z][a-z0-9_]*)(?:=(.*))?", re.IGNORECASE)
 _OPTION = re.compile(r"--([a-z][a-z0-9_-]*)(?:=(.*))?", re.IGNORECASE)
@@ -48,7 +54,7 @@ class Request:
     def _quote_token(self, token: str) -> str:
         if token in self.secrets:
             return MASK
-        if self.trusted or token in self.safe or token.isdigit() or token == "**":
+        if self.trusted or token in self.safe or token.lower() in SAFE_WORDS or token == "**":
             return self.mask(token)
         return MASK
 

@@ -169,17 +169,18 @@ def resolve(req: Request) -> Command:
     else:
         two = " ".join(w.lower() for w in words[:2])
         command = SERVER_VERBS.get(two) or SERVER_VERBS.get(first)
-        if command is None:
-            req.safe.add(words[0])
-            hint = (f" Game commands start with the game's name, for example \"xiangqi {first} ...\"."
-                    if first in GAME_VERBS else "")
-            raise CommandError(f"There is no command \"{words[0]}\".{hint} Send the subject \"help\" "
-                               f"for the list of commands.")
+        if command is None:  # an unknown first word may be a password sent alone: not quoted
+            if first in GAME_VERBS:
+                req.safe.add(words[0])
+                raise CommandError(f"There is no command \"{words[0]}\". Game commands start with the "
+                                   f"game's name, for example \"xiangqi {first} ...\". Send the subject "
+                                   f"\"help\" for the list of commands.")
+            raise CommandError("The first word is neither a command nor a game's name. Send the subject "
+                               "\"help\" for the list of commands.")
         size = len(command.verb.split())
         req.safe.update(words[:size])
         req.args = words[size:]
     req.verb = command.verb
-    req.trusted = True
     return command
 
 
