@@ -41,7 +41,7 @@ def test_full_game_to_checkmate_over_smtp(pbm_env, pbm_server):
             pbm_server.send(reply, rcpt_tos=[mail["Reply-To"]])
         latest = {m["To"]: m for m in pbm_env.wait_replies(2)}
     final = latest["bob@example.org"]
-    assert final["Subject"] == "Xiangqi Board 101 alice"
+    assert final["Subject"] == "Xiangqi Board 101 over: alice won (checkmate)"
     assert "Game won by alice (checkmate)." in body(final)
     assert final["Auto-Submitted"] == "auto-generated"
     assert latest["alice@example.org"]["Auto-Submitted"] == "auto-replied"

@@ -96,7 +96,7 @@ def test_a_whole_janggi_game_with_setups_and_a_pass_over_smtp(pbm_env, pbm_serve
                 in flat(error)
             assert "Your reply\n\n    pass\n\nwas not carried out" in text(error)
     final = latest[player("bob")]
-    assert final["Subject"] == "Janggi Board 101 alice"
+    assert final["Subject"] == "Janggi Board 101 over: alice won (checkmate)"
     assert "Game won by alice (checkmate)." in text(final)
     assert "alice played d9d10." in text(final)
     assert re.search(r"  9\. d9d10\n", text(final))
@@ -125,7 +125,8 @@ def test_a_points_game_ends_by_two_passes_with_the_count_through_pbm_deliver(pbm
         assert "Game won by bob (two passes in a row: decided on points, Cho 72 - Han 73.5)." \
             in flat(mail)
         assert re.search(r"\n     alice \(Cho\) +bob \(Han\)\n  1\. pass +2\. pass\n", text(mail))
-    assert final[player("alice")]["Subject"] == "Janggi Board 101 bob"
+    assert final[player("alice")]["Subject"] == ("Janggi Board 101 over: bob won (two passes in a row: "
+                                                 "decided on points, Cho 72 - Han 73.5)")
     [(result, winner, params)] = pbm_env.query("SELECT result, winner, params FROM games")
     assert (result, winner, json.loads(params)) == ("0-1", "bob", {"han": "outer", "points": True})
     _assert_no_password(pbm_env)

@@ -53,7 +53,7 @@ def test_a_whole_padwarqi_game_to_checkmate_through_pbm_deliver(pbm_env):
         mails = by_recipient(pbm_env.replies())
         assert set(mails) == {player("alice"), player("bob")}
     final = mails[player("bob")]
-    assert final["Subject"] == "Padwar qi Board 101 alice"
+    assert final["Subject"] == "Padwar qi Board 101 over: alice won (checkmate)"
     assert "Game won by alice (checkmate)." in flat(final)
     assert "alice played g5f7." in text(final)
     assert re.search(r" 17\. g5f7\n", text(final))

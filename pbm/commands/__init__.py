@@ -177,7 +177,8 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
 
 # --- replies to a game mail's token ---------------------------------------------------------------
 
-_OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ [a-z][a-z0-9_]*( \*\*)?( error)?$", re.IGNORECASE)
+_OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ ([a-z][a-z0-9_]*|over: .*?)( \*\*)?( error)?$",
+                          re.IGNORECASE)
 
 
 TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",

@@ -16,11 +16,21 @@ from pbm.messages import Outgoing
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
-    """`Xiangqi Board 101 bob`, naming the player to move next (once the game is over: the winner,
-    or the first player), so that mail filters can sort out "my turn"."""
-    name = board.to_move or board.winner or board.player1
-    text = f"{'New ' if new else ''}{board.title} Board {board.number} {name}"
+    """`Xiangqi Board 101 bob`, naming the player to move next, so that mail filters can sort out
+    "my turn" (pbmserv's form); once the game is over `Xiangqi Board 101 over: alice won (checkmate)`,
+    which no such filter takes for a turn."""
+    if board.status == games.ACTIVE:
+        text = f"{'New ' if new else ''}{board.title} Board {board.number} {board.to_move or board.player1}"
+    else:
+        text = f"{board.title} Board {board.number} over: {_outcome(board)}"
     return f"{text} **" if comment else text
+
+
+def _outcome(board: Board) -> str:
+    why = f" ({board.reason})" if board.reason else ""
+    if board.status == games.FINISHED:
+        return f"{board.winner} won{why}" if board.winner else f"drawn{why}"
+    return f"{board.status}{why}"  # cancelled or declined
 
 
 def error_subject(board: Board) -> str:
