@@ -137,6 +137,10 @@ def test_full_game_to_checkmate_by_mail(post):
     assert " 5   +---+---+---+--rC---+---+---+---+  5" in final
     [error] = post.move(board, "bob", "a9a8")
     assert "Xiangqi Board 101 is over (won by alice: checkmate)" in flat(error)
+    # an empty reply to a final mail is a reply, not the command "xiangqi Board 101 over: ..."
+    [error] = post.reply(mine, "")
+    assert "Your reply had no move in it" in flat(error)
+    assert "Xiangqi Board 101 over: alice won (checkmate) was not carried out" in flat(error)
     [table] = post.send("xiangqi standings")
     assert re.search(r"1  alice +1616\? +1 +1 +0 +0", text(table))
     assert re.search(r"2  bob +1584\? +1 +0 +1 +0", text(table))

@@ -200,8 +200,10 @@ def _token_reply(ctx: Context) -> None:
                           ctx.now)
         return
     req = parse.split(line)
-    # Quote back only the verb and a lone move: "apple7 h10g8" may start with a password.
-    req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS] + (words if len(words) == 1 else []))
+    # Quote back only the verb and a lone move: "apple7 h10g8" may start with a password.  (Our own
+    # subject, taken when the reply's first line was empty, holds none.)
+    if not _OWN_SUBJECT.match(line):
+        req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS] + (words if len(words) == 1 else []))
     found = tokens.check(ctx.config.secret, inbound.token)
 
     def work() -> None:
