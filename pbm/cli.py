@@ -1,4 +1,4 @@
-"""The `pbm` command: serve, deliver, poll, outbox, timers.
+"""The `pbm` command: serve, deliver, poll, outbox, inbound, timers.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
@@ -67,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     box.add_argument("--status", choices=["queued", "sending", "sent", "failed"])
     box.add_argument("--limit", type=int, default=50, help="rows to list, newest first (default 50)")
     box.set_defaults(run=_outbox)
+
+    inbound = sub.add_parser("inbound", help="messages that failed with an internal error: list, run again")
+    inbound.add_argument("action", choices=["failed", "retry"])
+    inbound.add_argument("ids", nargs="*", type=int, metavar="ID", help="for retry: the messages to run")
+    inbound.set_defaults(run=_inbound)
 
     timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
     timers.set_defaults(run=_timers)
@@ -145,6 +150,39 @@ def _outbox(config: Config, args: argparse.Namespace) -> int:
         if row["last_error"] and row["status"] != "sent":
             print(f"{'':8}{row['last_error']}")
     return EX_OK
+
+
+def _inbound(config: Config, args: argparse.Namespace) -> int:
+    """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
+    from pbm import intake, outbox
+    from pbm.store import open_db
+
+    db = open_db(config)
+    if args.action == "failed":
+        for row in intake.failed(db):
+            error = (row["detail"] or "").partition("\n")[0]
+            print(f"{row['id']:>6}  {row['received_at'][:19]}  {row['sender'] or '-'}  "
+                  f"{row['message_id'] or '-'}  {error}")
+        return EX_OK
+    if not args.ids:
+        print("pbm: which messages? `pbm inbound retry ID...` (see `pbm inbound failed`)", file=sys.stderr)
+        return EX_USAGE
+    status = EX_OK
+    for inbound_id in args.ids:
+        try:
+            result = intake.retry(db, config, inbound_id)
+        except LookupError as e:
+            print(f"pbm: {e}", file=sys.stderr)
+            status = EX_USAGE
+            continue
+        except Exception as e:
+            print(f"pbm: inbound {inbound_id} failed again, nothing changed:\n"
+                  f"{intake.describe_exception(e)}", file=sys.stderr)
+            status = EX_SOFTWARE
+            continue
+        print(f"inbound {inbound_id}: processed, {len(result.outbox_ids)} replies queued")
+        outbox.send_due(db, config, ids=result.outbox_ids)
+    return status
 
 
 def _timers(config: Config, args: argparse.Namespace) -> int:

@@ -248,13 +248,9 @@ def _record(db: sqlite_utils.Database, config: Config, arrival: Arrival,
                             tuple(outbox.queue(db, config, [reply], now, inbound_id)), key)
     db.execute("SAVEPOINT command")
     try:
-        message = arrival.message or inbound.decode(inbound.parse(raw), raw, config.server.address,
-                                                    mail_from, arrival.rcpt_tos)
-        replies = commands.handle(db, config, message, now)
-        error_point("command-error")
-        ids = outbox.queue(db, config, replies, now, inbound_id)
+        result = _command(db, config, arrival, inbound_id, now)
         db.execute("RELEASE command")
-        return IntakeResult("processed", inbound_id, tuple(ids), key)
+        return result
     except Exception as e:
         if _transient(e) or not db.conn.in_transaction:
             raise                       # the whole transaction goes; the sender tries again
@@ -263,13 +259,51 @@ def _record(db: sqlite_utils.Database, config: Config, arrival: Arrival,
         return _failed(db, config, inbound_id, key, sender, e, now)
 
 
+def _command(db: sqlite_utils.Database, config: Config, arrival: Arrival, inbound_id: int,
+             now: datetime) -> IntakeResult:
+    """Run the message's commands and queue their replies (inside the caller's savepoint)."""
+    message = arrival.message or inbound.decode(inbound.parse(arrival.raw), arrival.raw,
+                                                config.server.address, arrival.mail_from,
+                                                arrival.rcpt_tos)
+    replies = commands.handle(db, config, message, now)
+    error_point("command-error")
+    ids = outbox.queue(db, config, replies, now, inbound_id)
+    return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
+
+
+def failed(db: sqlite_utils.Database) -> list[dict]:
+    """The messages that failed with an internal error and were not run again, oldest first."""
+    return list(db.query("SELECT id, received_at, sender, message_id, detail FROM inbound "
+                         "WHERE status = 'failed' ORDER BY id"))
+
+
+def retry(db: sqlite_utils.Database, config: Config, inbound_id: int,
+          now: datetime | None = None) -> IntakeResult:
+    """Run a failed message again once its fault is fixed (`pbm inbound retry ID`): its commands
+    run as if it had just arrived and the sender gets the answer they were owed.  Raises
+    LookupError for a message that did not fail, and the error itself if it fails again (then
+    nothing changes and nobody is mailed twice)."""
+    row = db.execute("SELECT raw, envelope_from, envelope_to, status FROM inbound WHERE id = ?",
+                     [inbound_id]).fetchone()
+    if row is None or row[3] != "failed":
+        raise LookupError(f"inbound message {inbound_id} " +
+                          ("does not exist" if row is None else f"did not fail (it is {row[3]})"))
+    raw, mail_from, rcpt_tos = row[0], row[1], tuple(filter(None, row[2].split(",")))
+    arrival = prepare(db, config, Delivery(raw, mail_from, rcpt_tos))
+    with transaction(db):
+        result = _command(db, config, arrival, inbound_id, now or datetime.now(timezone.utc))
+        db.execute("UPDATE inbound SET status = 'processed', detail = NULL WHERE id = ?", [inbound_id])
+    return result
+
+
 def _failed(db: sqlite_utils.Database, config: Config, inbound_id: int, key: str, sender: str,
             error: Exception, now: datetime) -> IntakeResult:
     detail = describe_exception(error)
     db.execute("UPDATE inbound SET status = 'failed', detail = ? WHERE id = ?", [detail, inbound_id])
     log.error("inbound %d %s failed with an internal error, kept for the administrators:\n%s",
               inbound_id, key, detail)
-    notices = [_notice(config, sender, key, INTERNAL_ERROR.format(message_id=key))]
+    told = TOLD if config.admins.notify else NOT_TOLD
+    notices = [_notice(config, sender, key, INTERNAL_ERROR.format(message_id=key, told=told))]
     notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
         inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
         for admin in config.admins.notify]
@@ -309,13 +343,19 @@ Commands are short: send the command in the subject (or, with the subject
 
 INTERNAL_ERROR = """\
 Your message {message_id} could not be processed because of an internal error in
-the server, and nothing in it was carried out. The message is kept, and the
-administrators were told.
+the server, and nothing in it was carried out. The message is kept, so that it
+can be run again once the fault is fixed; {told}
 """
+
+TOLD = "the administrators were told."
+NOT_TOLD = """this server has no address to tell its
+administrators by mail: the error is in its log. If it persists, please tell
+them yourself."""
 
 ADMIN_NOTICE = """\
 Inbound message {inbound_id} {message_id} from {sender} failed with an internal error.
 It is kept in the inbound table with status 'failed'; its text is not included here.
+Once the fault is fixed, run it again with `pbm inbound retry {inbound_id}`.
 
 {detail}
 """

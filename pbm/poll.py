@@ -25,7 +25,7 @@ import sqlite_utils
 from imapclient import SEEN, IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from pbm import intake, outbox
+from pbm import intake, outbox, replies
 from pbm.config import Config, ConfigError, ImapSection
 from pbm.store import open_db
 
@@ -45,6 +45,7 @@ def run(config: Config, once: bool = False) -> int:
     ImapError when the first connection fails, so that a wrong setting shows at once; later
     connection failures (without `once`) are logged and retried every `interval` seconds.
     """
+    replies.environment()           # held in memory, as in `pbm serve`
     imap = config.imap
     if not imap.username:
         raise ConfigError("[imap] username is not set; `pbm poll` needs an IMAP account")

@@ -1,38 +1,35 @@
 """Reply mails: plain-text bodies rendered from the Jinja2 templates in mail_templates/, wrapped in
 `Outgoing` values with the threading and RFC 3834 headers the spec asks for.
 
-Templates are found next to the package in a source checkout, else where `pip install .` puts the
-data files (`<prefix>/share/pbm/mail_templates`, see setup.cfg).  Autoescaping is off: the mails
-are plain text, and nothing from them is ever shown as HTML.
+The templates are package data of `mail_templates`, read through importlib.resources and held in
+memory from the first reply on (`pbm serve` loads them at start): reinstalling pbm under a running
+server removes and rewrites those files, and the server must go on answering.  Autoescaping is off:
+the mails are plain text.
 """
 from __future__ import annotations
 
-import sysconfig
 from functools import cache
-from pathlib import Path
+from importlib import resources
 
 import jinja2
 
 from pbm.messages import Inbound, Outgoing
 
 
-def template_dirs() -> list[Path]:
-    """Where the templates may be, in order: a source checkout, then the installed data files."""
-    candidates = [Path(__file__).resolve().parent.parent / "mail_templates"]
-    for scheme in (sysconfig.get_default_scheme(), sysconfig.get_preferred_scheme("user")):
-        candidates.append(Path(sysconfig.get_path("data", scheme)) / "share" / "pbm" / "mail_templates")
-    return [path for path in dict.fromkeys(candidates) if path.is_dir()]
+def load_templates() -> dict[str, str]:
+    """Every template's source, by name, read from the installed package."""
+    folder = resources.files("mail_templates")
+    return {entry.name: entry.read_text(encoding="utf-8") for entry in folder.iterdir()
+            if entry.name.endswith(".j2")}
 
 
 @cache
 def environment() -> jinja2.Environment:
-    """The template environment.  Templates are read once per process (`pbm serve` is restarted
-    after editing them): checking each file's time before every mail cost the writer a system call
-    per reply."""
-    dirs = template_dirs()
-    if not dirs:
-        raise RuntimeError("pbm: the mail_templates directory is missing; reinstall pbm")
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs[0]), autoescape=False,
+    """The template environment, every template already read (see the module docstring)."""
+    templates = load_templates()
+    if not templates:
+        raise RuntimeError("pbm: the mail templates are missing from the installed package; reinstall pbm")
+    return jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=False,
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
                               lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
 

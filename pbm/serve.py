@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import sqlite_utils
 
-from pbm import commands, intake, link, outbox, outbox_process, smtp_listener
+from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError, describe_exception
 from pbm.store import open_db, transaction
@@ -40,7 +40,9 @@ T = TypeVar("T")
 
 
 def run(config: Config) -> bool:
-    """Serve until SIGTERM or SIGINT; False if it stopped because a child process died."""
+    """Serve until SIGTERM or SIGINT; False if it stopped because a child process died.  The mail
+    templates are read first, so that a reinstall of pbm under the running server cannot break it."""
+    replies.environment()
     return asyncio.run(_serve(config))
 
 

@@ -92,14 +92,14 @@ def wait_until(condition, timeout: float = 30) -> bool:
 class PbmServer:
     """A running `pbm serve` subprocess; its log is in `log_path`."""
 
-    def __init__(self, env: PbmEnv, **extra_env: str):
+    def __init__(self, env: PbmEnv, program: list[str] = PBM, **extra_env: str):
         self.env = env
         self.host = "127.0.0.1"
         self.port = free_port()
         env.configure(smtp={"listen": f"{self.host}:{self.port}"})
         self.log_path = env.root / f"serve-{self.port}.log"
         with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen([*PBM, "--config", str(env.config_path), "serve"],
+            self.process = subprocess.Popen([*program, "--config", str(env.config_path), "serve"],
                                             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                             cwd=env.root, env=pbm_environment(**extra_env))
         self._wait_listening()
@@ -290,9 +290,10 @@ class PbmEnv:
         with sqlite3.connect(self.data_dir / "pbm.sqlite3") as db:
             return db.execute(sql, params).fetchall()
 
-    def start_server(self, **extra_env: str) -> PbmServer:
-        """Start `pbm serve` (extra environment variables, e.g. PBM_FAULT, for this process)."""
-        server = PbmServer(self, **extra_env)
+    def start_server(self, program: list[str] = PBM, **extra_env: str) -> PbmServer:
+        """Start `pbm serve` (extra environment variables, e.g. PBM_FAULT, for this process);
+        `program` is how to run pbm (default: this checkout's, with this interpreter)."""
+        server = PbmServer(self, program, **extra_env)
         self.servers.append(server)
         return server
 

@@ -225,6 +225,28 @@ def test_a_bug_in_a_command_keeps_the_message_and_tells_everyone(pbm_env: PbmEnv
     assert pbm_env.query("SELECT count(*) FROM outbox WHERE inbound_id = 1") == [(2,)]
 
 
+
+def test_without_admin_addresses_the_error_mail_says_nobody_was_mailed_and_retry_answers(
+        pbm_env: PbmEnv) -> None:
+    msg = pbm_env.message("signup alice Sw0rdfish-secret")
+    assert pbm_env.deliver(msg, PBM_FAULT="command-error").returncode == 0
+    [player] = pbm_env.replies()
+    text = " ".join(player.get_content().split())
+    assert "administrators were told" not in text and "no address to tell its administrators" in text
+
+    listing = pbm_env.run("inbound", "failed")
+    assert listing.returncode == 0 and msg["Message-ID"].encode() in listing.stdout
+    assert b"InjectedFault" in listing.stdout and b"Sw0rdfish" not in listing.stdout
+    retried = pbm_env.run("inbound", "retry", "1")            # the fault is gone now
+    assert retried.returncode == 0, retried.stderr
+    [welcome] = pbm_env.replies()
+    assert welcome["To"] == "alice@example.org" and "alice" in welcome.get_content()
+    assert inbound_rows(pbm_env) == [("processed", None)]
+    assert pbm_env.run("inbound", "failed").stdout == b""
+    again = pbm_env.run("inbound", "retry", "1")
+    assert again.returncode == 64 and b"did not fail (it is processed)" in again.stderr
+    assert pbm_env.replies() == []
+
 def _raw(header: str, value: str, message_id: str) -> bytes:
     lines = {"From": "alice@example.org", "To": "pbm@pbm.test", "Subject": "help",
              "Message-ID": message_id}

@@ -1,0 +1,62 @@
+"""pbm installed as an operator installs it: the templates travel with the code, and reinstalling pbm
+under a running server (README's test command does, in the same environment) does not break it."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+SOURCE_FILES = ["setup.cfg", "pyproject.toml", "README.md", "rules", "pbm", "mail_templates"]
+
+
+def _source_copy(where: Path) -> Path:
+    """The checkout's files a build reads, without its .venv or build leftovers."""
+    where.mkdir()
+    for name in SOURCE_FILES:
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, where / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(REPO / name, where / name)
+    return where
+
+
+def _environment(where: Path) -> Path:
+    """A fresh virtual environment that borrows pbm's dependencies (not pbm) from the test's own."""
+    venv.create(where, with_pip=True)
+    site = next(where.glob("lib/python*/site-packages"))
+    (site / "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return where / "bin" / "python"
+
+
+def _pip(python: Path, *args: str) -> None:
+    result = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", *args],
+                            capture_output=True, text=True, timeout=600)
+    if result.returncode and "Could not find a version" in result.stderr + result.stdout:
+        pytest.skip(f"no package index to fetch the build backend from: {result.stderr[-300:]}")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_reinstall_under_a_running_server_does_not_break_it(pbm_env, tmp_path):
+    source = _source_copy(tmp_path / "src")
+    python = _environment(tmp_path / "env")
+    _pip(python, str(source))                                  # a regular, non-editable install
+    installed = subprocess.run([str(python), "-c", "import mail_templates; print(mail_templates.__file__)"],
+                               capture_output=True, text=True, cwd=tmp_path).stdout
+    assert str(tmp_path / "env") in installed                  # not this checkout's
+    server = pbm_env.start_server([str(python), "-m", "pbm"], PYTHONPATH="")
+    server.command("alice@example.org", "signup alice apple7pie", 1)
+
+    _pip(python, "--force-reinstall", "-e", str(source))      # what README's test command does
+    assert not list((tmp_path / "env").glob("lib/python*/site-packages/mail_templates/*.j2"))
+
+    replies = server.command("bob@example.org", "signup bob banana7split", 1)
+    body = replies["bob@example.org"].get_content()
+    assert "internal error" not in body.lower() and "bob" in body
+    replies = server.command("alice@example.org", "xiangqi challenge alice bob", 2)
+    assert "Xiangqi" in replies["bob@example.org"]["Subject"]
+    assert server.process.poll() is None, server.log()
