@@ -29,6 +29,12 @@ class ServerSection:
     secret: str = field(default="", repr=False)   # "" = random, kept in data_dir/secret
     log_level: str = "INFO"
     timer_interval: float = 60.0        # seconds between runs of the game timers in `pbm serve`
+    challenge_days: float = 14.0        # a challenge not taken up within this is cancelled
+    min_timeout_days: float = 1.0       # the shortest --timeout a challenge may set
+    challenge_needs_password: bool = False
+    password_failures: int = 5          # failed passwords per user id or sender in ...
+    password_window_minutes: float = 15.0   # ... this window; then answers stop, back-off doubles
+    retention_days: float = 30.0        # raw bodies of processed messages are purged after this
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,24 @@ class Board:
     finished_at: str | None
     remind_at: str | None
     deadline: str | None
+    challenger: str | None              # None for games older than the consent rule
+    accepted_at: str | None             # when the challenged player consented; None: not yet
+    expires_at: str | None              # the challenge lapses then unless taken up
     moves: list[PlayedMove] = field(default_factory=list)
 
     @property
     def title(self) -> str:
         return TITLES[self.variant]
+
+    @property
+    def challenged(self) -> str | None:
+        return None if self.challenger is None else self.opponent(self.challenger)
+
+    @property
+    def accepted(self) -> bool:
+        """The challenged player has consented (moved, or chosen a setup): from then on the game
+        is rated (if it was to be) and both clocks run."""
+        return self.accepted_at is not None
 
     @property
     def players(self) -> tuple[str, str]:
@@ -137,7 +150,7 @@ def remember(board: Board, game: rules.Game) -> None:
 
 _COLUMNS = ("id, variant, board, player1, player2, params, options, start_fen, rated, status, ply, "
             "to_move, result, winner, reason, offer, offer_by, created_at, updated_at, finished_at, "
-            "remind_at, deadline")
+            "remind_at, deadline, challenger, accepted_at, expires_at")
 
 
 def _board(row: tuple) -> Board:
@@ -147,15 +160,17 @@ def _board(row: tuple) -> Board:
 
 
 def create(db: sqlite_utils.Database, variant: str, player1: str, player2: str, params: dict,
-           options: dict, start_fen: str, rated: bool, now: datetime) -> Board:
+           options: dict, start_fen: str, rated: bool, now: datetime, challenger: str,
+           expires_at: str) -> Board:
     row = db.execute("SELECT max(board) FROM games WHERE variant = ?", [variant]).fetchone()
     number = max(row[0] or 0, FIRST_BOARD - 1) + 1
     at = timestamp(now)
     cursor = db.execute(
         "INSERT INTO games (variant, board, player1, player2, params, options, start_fen, rated, "
-        "status, to_move, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "status, to_move, created_at, updated_at, challenger, expires_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [variant, number, player1, player2, json.dumps(params), json.dumps(options), start_fen,
-         int(rated), ACTIVE, player1, at, at])
+         int(rated), ACTIVE, player1, at, at, challenger, expires_at])
     return get(db, cursor.lastrowid)
 
 
@@ -186,11 +201,11 @@ def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
     board.updated_at = timestamp(now)
     db.execute(
         "UPDATE games SET status = ?, ply = ?, to_move = ?, result = ?, winner = ?, reason = ?, "
-        "offer = ?, offer_by = ?, updated_at = ?, finished_at = ?, remind_at = ?, deadline = ? "
-        "WHERE id = ?",
+        "offer = ?, offer_by = ?, updated_at = ?, finished_at = ?, remind_at = ?, deadline = ?, "
+        "accepted_at = ?, expires_at = ? WHERE id = ?",
         [board.status, board.ply, board.to_move, board.result, board.winner, board.reason,
          board.offer, board.offer_by, board.updated_at, board.finished_at, board.remind_at,
-         board.deadline, board.id])
+         board.deadline, board.accepted_at, board.expires_at, board.id])
 
 
 def set_start(db: sqlite_utils.Database, board: Board, params: dict, start_fen: str) -> None:

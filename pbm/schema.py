@@ -145,7 +145,31 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_order ON ratings (variant, rating DESC);
 """
 
+# 3: what a stranger's mail must not be able to do (issue 12).  A challenge costs the challenged
+# player nothing until they consent by moving or choosing a setup; failed passwords are counted per
+# user id and per sender for the rate limit; a user's reply tokens can be revoked; raw messages are
+# redacted once processed and purged after the retention period.
+ABUSE = """
+ALTER TABLE games ADD COLUMN challenger TEXT;       -- who sent the challenge; NULL before migration 3
+ALTER TABLE games ADD COLUMN accepted_at TEXT;      -- when the challenged player consented (moved)
+ALTER TABLE games ADD COLUMN expires_at TEXT;       -- a challenge not taken up by then is cancelled
+UPDATE games SET accepted_at = created_at;
+CREATE INDEX games_expiry ON games (expires_at) WHERE expires_at IS NOT NULL;
+
+CREATE TABLE password_failures (
+    subject TEXT NOT NULL,              -- "user:alice" or "sender:mallory@example.org"
+    at TEXT NOT NULL
+);
+CREATE INDEX password_failures_subject ON password_failures (subject, at);
+
+ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
+
+ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;  -- 1: passwords masked in raw
+CREATE INDEX inbound_received ON inbound (received_at);
+"""
+
 MIGRATIONS: list[str] = [
     MAIL,
     GAMES,
+    ABUSE,
 ]

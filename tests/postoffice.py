@@ -23,10 +23,13 @@ PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22", "carol": "c4rol-pw", "root
 
 
 class PostOffice:
-    def __init__(self, root: Path, admins: tuple[str, ...] = ("root",)):
+    def __init__(self, root: Path, admins: tuple[str, ...] = ("root",), **server: object):
+        """`server`: more [server] keys, e.g. challenge_needs_password=True."""
         config_path = root / "pbm.toml"
         admins_list = ", ".join(f'"{a}"' for a in admins)
-        config_path.write_text(f'[server]\naddress = "{SERVER}"\nname = "pbm test"\nsecret = "test-secret"\n'
+        extra = "".join(f"{key} = {str(value).lower() if isinstance(value, bool) else value}\n"
+                        for key, value in server.items())
+        config_path.write_text(f'[server]\naddress = "{SERVER}"\nname = "pbm test"\nsecret = "test-secret"\n{extra}'
                                f'[storage]\ndata_dir = "{root / "var"}"\n'
                                f'[admins]\nusers = [{admins_list}]\n')
         self.config = load_config(config_path)

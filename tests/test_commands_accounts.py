@@ -80,7 +80,7 @@ def test_change_address(post):
     assert "Game mail goes to alice@new.example.org" in flat(done)
     [error] = post.send("change address alice Sw0rdfish")
     assert "change address takes 3 to 7 words" in flat(error)
-    assert "change address ******** ********" in flat(error)
+    assert "change address alice ********" in flat(error)       # a registered user id is no secret
 
 
 def test_signoff_waits_for_running_games(post):
@@ -105,18 +105,18 @@ def test_wrong_password_and_unknown_user_mask_every_unchecked_word(post):
     # user id and password swapped: the "user id" is the password, so it must not be quoted
     [error] = post.send(f"xiangqi move {board} Sw0rdfish alice h3e3")
     assert "The user id in your command is not registered here" in flat(error)
-    assert f"xiangqi move {board} ******** ******** ********" in flat(error)
-    # password and move swapped
+    assert f"xiangqi move {board} ******** ******** ********" in flat(error)   # alice stood where
+    # the password goes, so it is masked by value; password and move swapped
     [error] = post.send(f"xiangqi move {board} alice h3e3 Sw0rdfish")
     assert "Invalid password for alice" in flat(error)
     assert f"xiangqi move {board} alice ******** ********" in flat(error)
-    # too few words: nothing but the verb and numbers
+    # too few words: nothing but the verb, board numbers and registered user ids
     [error] = post.send(f"xiangqi move {board} alice Sw0rdfish")
-    assert f"xiangqi move {board} ******** ********" in flat(error)
+    assert f"xiangqi move {board} alice ********" in flat(error)
     # an unknown verb
     [error] = post.send(f"xiangqi mvoe2 {board} alice Sw0rdfish h3e3")
     assert "xiangqi has no command \"mvoe2\"" in flat(error)
-    assert f"xiangqi mvoe2 {board} ******** ******** ********" in flat(error)
+    assert f"xiangqi mvoe2 {board} alice ******** ********" in flat(error)
 
 
 def test_help_pages(post):
@@ -207,7 +207,7 @@ def test_no_unchecked_word_is_quoted_back(post):
     board = int(turn["Subject"].split()[3])
     cases = {
         f"xiangqi show {board} Sw0rdfish": f"xiangqi show {board} ********",
-        "xiangqi move 999 alice 31415926": "xiangqi move ******** ******** ********",
+        "xiangqi move 999 alice 31415926": "xiangqi move ******** alice ********",
         "Sw0rdfish": "Your command\n\n    ********\n",
         "signup John Smith Secret99": "signup ******** ******** ********",
     }

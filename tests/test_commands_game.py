@@ -64,7 +64,7 @@ def test_challenge_is_accepted_only_from_a_players_address(post):
     [error] = post.send("xiangqi challenge alice alice", sender=player("alice"))
     assert "cannot challenge themselves" in flat(error)
     [error] = post.send("xiangqi challenge alice", sender=player("alice"))
-    assert "challenge takes 2 words after the verb, and your command has 1" in flat(error)
+    assert "challenge takes 2 to 3 words after the verb, and your command has 1" in flat(error)
     assert "xiangqi challenge [-param...] [--option=DAYS...] USER1 USER2" in flat(error)
     assert post.db.execute("SELECT count(*) FROM games").fetchone() == (0,)
 
@@ -267,6 +267,8 @@ def test_resign_after_moving_loses(post):
 def test_draw_offer_accepted(post):
     board = post.challenge()
     post.move(board, "alice", "h3e3")
+    post.move(board, "bob", "h10g8")            # bob takes up the challenge: the game is rated
+    post.move(board, "alice", "h1g3")
     mails = by_recipient(post.move(board, "alice", "propose"))
     assert "alice has proposed a draw." in flat(mails[player("bob")])
     [error] = post.move(board, "alice", "accept")
@@ -460,6 +462,7 @@ def test_a_password_in_the_comment_is_masked(post):
 def test_admin_adjudicate(post):
     board = post.challenge()
     post.move(board, "alice", "h3e3")
+    post.move(board, "bob", "h10g8")
     [error] = post.send(f"xiangqi adjudicate {board} carol c4rol-pw alice", sender=player("carol"))
     assert "carol is not an administrator of this server" in flat(error)
     [error] = post.send(f"xiangqi adjudicate {board} root R00t-admin nobody", sender=player("root"))
@@ -528,6 +531,10 @@ def test_reminder_and_timeout(post):
     assert "you lose on time" in flat(reminder)
     assert post.tick(0.5) == []                 # one reminder per turn
     post.move(board, "alice", "h3e3")
+    [reminder] = post.tick(3.1)                 # bob has not consented: his clock does not run
+    assert reminder["To"] == player("bob") and "you lose on time" not in flat(reminder)
+    post.move(board, "bob", "h10g8")            # now it does, and alice's too
+    post.move(board, "alice", "h1g3")
     mails = by_recipient(post.tick(3.1))
     assert set(mails) == {player("alice"), player("bob")}
     assert "Game won by alice (bob did not move within 3 days)." in flat(mails[player("bob")])

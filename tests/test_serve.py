@@ -136,7 +136,7 @@ def test_loop_answers_while_a_message_waits_for_the_database(pbm_env: PbmEnv) ->
 def test_the_server_runs_the_game_timers(pbm_env: PbmEnv) -> None:
     """A player who lets the time limit (here a second and a half) pass is reminded, then loses on
     time, without any message coming in."""
-    pbm_env.configure(server={"timer_interval": 0.2})
+    pbm_env.configure(server={"timer_interval": 0.2, "min_timeout_days": 0.0})
     server = pbm_env.start_server()
     for user, password in (("alice", "Sw0rdfish"), ("bob", "Hunter22")):
         server.send(pbm_env.message(f"signup {user} {password}", sender=f"{user}@example.org"))

@@ -165,6 +165,10 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
         usage = [command.usage_line(req.game)] if command else []
     if req.game:  # the numbers of this game's existing boards are not secrets
         req.safe.update(t for t in req.tokens if t.isdigit() and games.load(ctx.db, req.game, int(t)))
+    # nor are registered user ids (a password may not be its own user id) -- except in a signup,
+    # whose every word may be the new password
+    if command is None or command.checks_password:
+        req.safe.update(t for t in req.tokens if not accounts.user_id_problem(t) and accounts.get(ctx.db, t))
     body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask(str(error)),
                           usage=usage, help_topic=command.verb if command else "")
     root = reply_to = None

@@ -2,11 +2,17 @@
 subscribe, unsubscribe -- and the same verbs when they come as a reply to a game mail's token.
 
 Decisions (the spec is silent): the player who sends `-fen` or `-unrated` gets an unrated game (a
-set-up position says nothing about strength); USER1 plays the side to move in the FEN; a decline
-(resigning before one's first move) keeps the row, marked declined, so that the board number is
-never given to another game, but the game is hidden from every list and rating.
+set-up position says nothing about strength); USER1 plays the side to move in the FEN.  A
+challenge costs the challenged player nothing until they consent by their first move or setup
+choice (issue 12: From can be forged): until then their clock does not run, the game is not rated,
+and a resignation by either player ends it without a result -- the challenged player declines, the
+challenger withdraws.  A declined or withdrawn game keeps its row, marked declined, so that the
+board number is never given to another game, but it is hidden from every list and rating.  A
+challenge not taken up within `[server] challenge_days` lapses (pbm.commands.timers).
 """
 from __future__ import annotations
+
+from datetime import timedelta
 
 import rules
 
@@ -16,6 +22,7 @@ from pbm.commands.base import (CommandError, Context, authenticate, load_board, 
                                require_player)
 from pbm.commands.parse import Request
 from pbm.games import Board
+from pbm.store import timestamp
 
 MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).
@@ -26,7 +33,7 @@ SERVER_PARAMS = {"fen=FEN": "start from this position",
 
 def challenge(ctx: Context, req: Request) -> None:
     variant, title = req.game, games.TITLES[req.game]
-    first, second = (word.lower() for word in req.args)
+    first, second = (word.lower() for word in req.args[:2])
     for user in (first, second):
         account = accounts.get(ctx.db, user)
         if account is None or account.closed:
@@ -40,6 +47,12 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
                            f"or {second}, and {ctx.inbound.sender} is not. Send it from such an "
                            f"address, or add this one: change address USERID PASSWORD ADDRESS...")
+    if len(req.args) == 3:
+        authenticate(ctx, challenger, req.args[2])
+    elif ctx.config.server.challenge_needs_password:
+        raise CommandError(f"This server needs the challenger's password in a challenge: "
+                           f"{variant} challenge {first} {second} PASSWORD (the password of "
+                           f"{challenger}, who is writing).")
     params = dict(req.params)
     fen = params.pop("fen", None)
     unrated = params.pop("unrated", False)
@@ -49,7 +62,7 @@ def challenge(ctx: Context, req: Request) -> None:
                            "(or the placement alone).")
     if fen is not None:
         fen = fen.replace("_", " ")
-    options = turns.parse_options(req.options)
+    options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     try:
         game = rules.Game.new(variant, params or None, fen)
     except rules.FenError as e:
@@ -63,14 +76,17 @@ def challenge(ctx: Context, req: Request) -> None:
     challenger_side = game.turn if challenger == first else "bw"["wb".index(game.turn)]
     chosen = setups.from_challenge(game, challenger_side, own_setup, params)
     board = games.create(ctx.db, variant, first, second, game.params, options, game.start_fen,
-                         rated=fen is None and unrated is False, now=ctx.now)
+                         rated=fen is None and unrated is False, now=ctx.now, challenger=challenger,
+                         expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
     ctx.board = board
     games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
     turns.schedule(ctx, board)
     games.save(ctx.db, board, ctx.now)
     opponent = board.opponent(challenger)
-    headline = [f"{challenger} has started a game of {title} with {opponent}, who may decline it "
-                f"by resigning before their first move."]
+    headline = [f"{challenger} has started a game of {title} with {opponent}. It counts for "
+                f"{opponent} only from their first move: until then their clock does not run, the "
+                f"game is not rated, and they may decline it by resigning. If {opponent} does not "
+                f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
     terms = [f"-{name}" if value is True else f"-{name}={value}" for name, value in board.params.items()
              if name not in {side.lower() for side in game.side_names}]     # those are in `chosen`
     if terms:
@@ -130,9 +146,10 @@ def play(ctx: Context, board: Board, user: str, text: str) -> None:
 
 def _resign(ctx: Context, board: Board, user: str) -> None:
     game = board.replay()
-    if board.ply < (1 if user == board.player1 else 2):       # before their first move
-        turns.end_without_result(ctx, board, games.DECLINED, f"{user} declined the challenge")
-        headline = [f"{user} has declined the game."]
+    if not board.accepted:
+        did, done = ("declined", "declined") if user == board.challenged else ("withdrew", "withdrawn")
+        turns.end_without_result(ctx, board, games.DECLINED, f"{user} {did} the challenge")
+        headline = [f"{user} has {done} the challenge; the game does not count."]
     else:
         turns.finish(ctx, board, board.opponent(user), f"{user} resigned")
         headline = [f"{user} has resigned."]

@@ -21,7 +21,7 @@ import rules
 from rules.variant import Arrangement
 
 from pbm import games
-from pbm.commands import notify
+from pbm.commands import notify, turns
 from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
                                require_player)
 from pbm.commands.parse import Request
@@ -47,6 +47,8 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
                            f"was changed.")
     games.set_start(ctx.db, board, game.params, game.start_fen)
     games.add_event(ctx.db, board, "setup", user, chosen.key, ctx.now)
+    if turns.consent(ctx, board, user) and board.to_move == user:
+        turns.schedule(ctx, board)      # their clock starts now
     games.save(ctx.db, board, ctx.now)
     name = _side_name(game, side)
     notify.board_mails(ctx, board, game, actor=user,

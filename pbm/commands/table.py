@@ -77,12 +77,15 @@ COMMANDS: list[Command] = [
     Command("all show", "USERID [next|active|inactive]", "boards of a user in every game",
             queries.all_show, game=False, min_args=1, max_args=2),
 
-    Command("challenge", "[-param...] [--option=DAYS...] USER1 USER2",
+    Command("challenge", "[-param...] [--option=DAYS...] USER1 USER2 [PASSWORD]",
             "start a game at once; USER1 moves first", play.challenge, game=True, min_args=2,
-            max_args=2, params=True,
-            details="Accepted only from an address registered to USER1 or USER2. Both players get "
-                    "the board. The other player may decline by resigning before their first move: "
-                    "the game is then deleted and not rated. Parameters: -fen=FEN starts from a "
+            max_args=3, params=True, passwords=(2,),
+            details="Accepted only from an address registered to USER1 or USER2 (with the "
+                    "challenger's PASSWORD where the server asks for it). Both players get the "
+                    "board. The game counts for the other player only from their first move: until "
+                    "then their clock does not run, it is not rated, and either player may call it "
+                    "off by resigning (it is then deleted); if they do not move within the server's "
+                    "time (14 days by default), it lapses. Parameters: -fen=FEN starts from a "
                     "position (write the FEN's spaces as _, or give the placement alone; USER1 plays "
                     "the side to move); -unrated. Games from a -fen position are not rated."),
     Command("move", "BOARD USERID PASSWORD MOVE[#N]", "play a move (or pass, resign, propose, "
@@ -190,8 +193,8 @@ def check_shape(req: Request, command: Command) -> None:
     fits = count >= command.min_args and (command.max_args is None or count <= command.max_args)
     if command.passwords:
         if fits:
-            req.secrets.update(req.args[i] for i in command.passwords)
-        if command.checks_password or not fits:
+            req.secrets.update(req.args[i] for i in command.passwords if i < len(req.args))
+        if not fits or (command.checks_password and any(i < count for i in command.passwords)):
             req.distrust([])
     if not fits:
         raise CommandError(f"{command.verb} takes {_count(command)}, and your command has {count}.")

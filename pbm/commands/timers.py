@@ -1,7 +1,9 @@
 """The game timers: a player who lets the `--timeout` pass loses on time; the player to move gets
-one reminder per turn (see pbm.commands.turns for the defaults).
+one reminder per turn (see pbm.commands.turns for the defaults); a challenge not taken up within
+`[server] challenge_days` lapses, without a result, and both players are told.
 
-Both read only the games whose time has come, through partial indexes on remind_at and deadline.
+Each reads only the games whose time has come, through partial indexes on remind_at, deadline
+and expires_at.
 """
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ def run(ctx: Context) -> None:
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():
         _time_out(ctx, games.get(ctx.db, game_id))
+    for game_id, in ctx.db.execute("SELECT id FROM games WHERE expires_at <= ? ORDER BY expires_at "
+                                   "LIMIT ?", [now, BATCH]).fetchall():
+        _lapse(ctx, games.get(ctx.db, game_id))
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE remind_at <= ? ORDER BY remind_at LIMIT ?",
                                    [now, BATCH]).fetchall():
         _remind(ctx, games.get(ctx.db, game_id))
@@ -31,6 +36,17 @@ def _time_out(ctx: Context, board: games.Board) -> None:
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=None,
                        headline=[f"{loser} has lost on time: the limit is {days:g} days per move."])
+
+
+def _lapse(ctx: Context, board: games.Board) -> None:
+    challenged, days = board.challenged, ctx.config.server.challenge_days
+    turns.end_without_result(ctx, board, games.CANCELLED,
+                             f"{challenged} did not take up the challenge within {days:g} days")
+    games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
+    games.save(ctx.db, board, ctx.now)
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[
+        f"{board.challenger}'s challenge has lapsed: {challenged} did not make a first move within "
+        f"{days:g} days. The game is cancelled and does not count."])
 
 
 def _remind(ctx: Context, board: games.Board) -> None:

@@ -8,8 +8,9 @@ Decisions (the spec is silent):
   it is legal then, marked (Auto); if it is not, it and the rest of that player's queue are dropped
   and the player is told in their next game mail.  Taking back moves clears both queues, since
   they were planned for another position.
-- Time limits: `--timeout=DAYS` per move (default none): the player to move loses on time when it
-  expires.  `--reminder=DAYS` (default 7, 0 = never): the player to move is reminded once per turn;
+- Time limits: `--timeout=DAYS` per move (default none, at least `[server] min_timeout_days`): the
+  player to move loses on time when it expires -- but the challenged player's clock runs only from
+  their consent (their first move or setup choice), so that a challenge cannot make anyone lose.  `--reminder=DAYS` (default 7, 0 = never): the player to move is reminded once per turn;
   with a timeout the reminder comes at half the time limit at the latest.
 """
 from __future__ import annotations
@@ -32,7 +33,7 @@ DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
 
 
-def parse_options(given: dict[str, str]) -> dict[str, float]:
+def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]:
     """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}, or CommandError."""
     options = {}
     for name, value in given.items():
@@ -46,6 +47,9 @@ def parse_options(given: dict[str, str]) -> dict[str, float]:
         if not 0 <= days <= MAX_DAYS or (name == "timeout" and days == 0):
             raise CommandError(f"--{name}={value} is not a number of days: write for example "
                                f"--{name}=3 (or 0.5 for twelve hours), at most {MAX_DAYS:g}.")
+        if name == "timeout" and days < min_timeout:
+            raise CommandError(f"--timeout={value} is shorter than this server allows: a move may "
+                               f"be given at least {min_timeout:g} days (--timeout={min_timeout:g}).")
         options[name] = days
     return options
 
@@ -60,7 +64,19 @@ def schedule(ctx: Context, board: Board) -> None:
     if timeout and reminder:
         reminder = min(reminder, timeout / 2)
     board.remind_at = timestamp(ctx.now + timedelta(days=reminder)) if reminder else None
-    board.deadline = timestamp(ctx.now + timedelta(days=timeout)) if timeout else None
+    clock_runs = board.accepted or board.to_move == board.challenger
+    board.deadline = timestamp(ctx.now + timedelta(days=timeout)) if timeout and clock_runs else None
+
+
+def consent(ctx: Context, board: Board, user: str) -> bool:
+    """`user` moved or chose a setup: if they are the challenged player, they have taken up the
+    challenge, and the game now counts (rated, if it was to be; both clocks running).  True if
+    that happened just now."""
+    if board.accepted or user != board.challenged:
+        return False
+    board.accepted_at = timestamp(ctx.now)
+    board.expires_at = None
+    return True
 
 
 def result_for(board: Board, winner: str | None) -> str:
@@ -75,10 +91,10 @@ def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
     board.winner, board.reason = winner, reason
     board.result = result_for(board, winner)
     board.finished_at = timestamp(ctx.now)
-    board.to_move = board.offer = board.offer_by = None
+    board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
-    if board.rated:
+    if board.rated and board.accepted:
         score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
         ratings.record(ctx.db, board.variant, board.player1, board.player2, score)
 
@@ -87,7 +103,7 @@ def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> 
     """Cancel or decline: no result, no rating (not saved yet)."""
     board.status, board.reason = status, reason
     board.finished_at = timestamp(ctx.now)
-    board.to_move = board.offer = board.offer_by = None
+    board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
 
@@ -97,6 +113,7 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     """Store the move just played on `game`; a pending offer the move answers lapses."""
     move, notation = game.moves[-1], game.notation[-1]
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
+    consent(ctx, board, mover)
     queued = " from the queue (Auto)" if auto else ""
     did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
     headline.append(f"{mover} {did}{queued}.")
