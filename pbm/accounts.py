@@ -3,9 +3,11 @@
 A password is checked on almost every command, so its hash cost is a trade-off between an attacker
 holding a stolen database and the server's latency: scrypt with N=2**14, r=8, p=1 (16 MiB, the
 classic interactive-login parameters).  The parameters are stored with each hash, so they can be
-raised later without invalidating old hashes.  A long-running `pbm serve` remembers successful
-checks for a while (as an HMAC under a per-process random key, never the password itself), so a
-player sending many commands pays for scrypt once.
+raised later without invalidating old hashes.  Checks are remembered for a while (as an HMAC under
+a per-process random key, never the password itself), right and wrong ones: a player sending many
+commands pays for scrypt once, and intake checks a message's passwords before its write
+transaction, so that the command, inside it, finds the answer remembered and never runs scrypt
+while holding the write lock.
 """
 from __future__ import annotations
 
@@ -28,9 +30,15 @@ MAX_ADDRESSES = 5
 
 _USER_ID = re.compile(r"[a-z][a-z0-9_]{1,15}")
 _ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[a-z0-9-]+(\.[a-z0-9-]+)+")
-# Words that commands read in the place of a user id, or that would read as a side or a game.
+# Words that cannot be user ids: every word of a command (verbs, their aliases, in-game words),
+# every game name, colour, side and list filter -- a user id among them would make commands
+# ambiguous and error quotes unclear.  tests/test_commands_accounts.py checks this list against
+# the command table.
 RESERVED = frozenset("""active inactive next all draw help multiple list signup signoff change
-    red black green white cho han postmaster mailer_daemon
+    address password move board mvoe moveq qmove queue resign setup preview show status games
+    history standings chat subscribe unsubscribe challenge adjudicate forfeit cancel
+    accept propose reject undo pass clear rated unrated off record player seek seeks vacation
+    red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
 
@@ -55,8 +63,10 @@ def user_id_problem(user_id: str) -> str | None:
 
 def password_problem(password: str, user_id: str) -> str | None:
     """Why `password` cannot be used (without quoting it: the answer goes by mail), or None."""
-    if not 4 <= len(password) <= 64:
-        return "a password is 4 to 64 characters long, without spaces"
+    if not 8 <= len(password) <= 64:
+        return "a password is 8 to 64 characters long, without spaces"
+    if password.isdigit():
+        return "a password may not be all digits (add some letters)"
     if password.startswith("-") or password == "**":
         return "a password may not start with '-' or be '**': commands read those as parameters"
     if not password.isprintable():
@@ -76,6 +86,7 @@ def address_problem(address: str) -> str | None:
 
 _PROCESS_KEY = os.urandom(32)
 _verified: OrderedDict[str, bytes] = OrderedDict()     # stored hash -> HMAC of the password
+_rejected: OrderedDict[tuple[str, bytes], None] = OrderedDict()   # (stored hash, HMAC of a wrong one)
 _verified_lock = threading.Lock()                      # checks run in several threads of pbm serve
 _VERIFIED_MAX = 10_000
 
@@ -88,8 +99,15 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, stored: str) -> bool:
-    if remembered(password, stored):
-        return True
+    known = remembered(password, stored)
+    if known is not None:
+        return known
+    right = _scrypt_check(password, stored)
+    remember(password, stored, right)
+    return right
+
+
+def _scrypt_check(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         expected = base64.b64decode(digest)
@@ -97,29 +115,34 @@ def verify_password(password: str, stored: str) -> bool:
                                 p=int(p), dklen=len(expected))
     except ValueError:
         return False
-    if scheme != "scrypt" or not hmac.compare_digest(actual, expected):
-        return False
-    remember_verified(password, stored)
-    return True
+    return scheme == "scrypt" and hmac.compare_digest(actual, expected)
 
 
-def remember_verified(password: str, stored: str) -> None:
-    """Remember that `password` is right for the hash `stored`: checked with scrypt here, or in
+def remember(password: str, stored: str, right: bool) -> None:
+    """Remember whether `password` is right for the hash `stored`: checked with scrypt here, or in
     `pbm serve` by the SMTP process that passed the message on (pbm.smtp_listener)."""
+    mac = _mac(password)
     with _verified_lock:
-        _verified[stored] = _mac(password)
-        if len(_verified) > _VERIFIED_MAX:
-            _verified.popitem(last=False)
+        if right:
+            _verified[stored] = mac
+            _rejected.pop((stored, mac), None)
+        else:
+            _rejected[(stored, mac)] = None
+        for cache in (_verified, _rejected):
+            if len(cache) > _VERIFIED_MAX:
+                cache.popitem(last=False)
 
 
-def remembered(password: str, stored: str) -> bool:
-    """Whether `password` was found right for the hash `stored` before: no scrypt, microseconds."""
+def remembered(password: str, stored: str) -> bool | None:
+    """Whether `password` was found right (True) or wrong (False) for the hash `stored` before --
+    no scrypt, microseconds -- or None if it was not checked yet."""
+    mac = _mac(password)
     with _verified_lock:
         known = _verified.get(stored)
-        if known is None or not hmac.compare_digest(known, _mac(password)):
-            return False
-        _verified.move_to_end(stored)
-        return True
+        if known is not None and hmac.compare_digest(known, mac):
+            _verified.move_to_end(stored)
+            return True
+        return False if (stored, mac) in _rejected else None
 
 
 def _mac(password: str) -> bytes:
@@ -142,7 +165,15 @@ def create(db: sqlite_utils.Database, user_id: str, password: str, addresses: li
 
 
 def set_password(db: sqlite_utils.Database, user_id: str, password: str) -> None:
-    db.execute("UPDATE users SET password = ? WHERE id = ?", [hash_password(password), user_id])
+    """A new password also revokes the user's reply tokens (pbm.tokens): whoever could read the
+    old game mails may be who the player is shutting out."""
+    db.execute("UPDATE users SET password = ?, token_epoch = token_epoch + 1 WHERE id = ?",
+               [hash_password(password), user_id])
+
+
+def token_epoch(db: sqlite_utils.Database, user_id: str) -> int:
+    row = db.execute("SELECT token_epoch FROM users WHERE id = ?", [user_id]).fetchone()
+    return row[0] if row else 0
 
 
 def set_addresses(db: sqlite_utils.Database, user_id: str, addresses: list[str]) -> None:

@@ -25,6 +25,7 @@ log = logging.getLogger("pbm")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
     try:
         config = load_config(args.config)

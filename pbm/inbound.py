@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from email import errors, message_from_bytes, policy
-from email.header import decode_header
+from email.header import Header, decode_header
 from email.message import Message
 from email.utils import getaddresses
 from html.parser import HTMLParser
@@ -180,6 +180,23 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
         token=token,
         references=tuple(dict.fromkeys(references)),
     )
+
+
+# The headers kept of a processed message (pbm.intake.redacted): what identifies and routes it.
+_KEPT_HEADERS = frozenset({"return-path", "received", "from", "sender", "to", "cc", "date", "message-id",
+                           "in-reply-to", "references", "reply-to", "auto-submitted", "precedence",
+                           "list-id"})
+
+
+def redacted(msg: Message, subject: str, body: str) -> bytes:
+    """What is kept of a message once processed: its identifying headers as received, and its
+    subject and body text as the commands quoted them, so without passwords; no attachments."""
+    lines = [f"{name}: {value}" for name, value in msg.items() if name.lower() in _KEPT_HEADERS]
+    lines.append(f"Subject: {subject if subject.isascii() else Header(subject, 'utf-8').encode()}")
+    lines += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
+              "Content-Transfer-Encoding: 8bit", "X-Pbm-Redacted: passwords masked", "", body]
+    text = "\r\n".join(lines).replace("\r\n", "\n").replace("\n", "\r\n")
+    return text.encode("utf-8", "surrogateescape")
 
 
 def author(msg: Message, mail_from: str | None = None) -> tuple[str, str]:

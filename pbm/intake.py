@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import errno
 import logging
+import re
 import sqlite3
 import threading
 import traceback
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 
 import sqlite_utils
@@ -95,8 +96,8 @@ def accept_many(db: sqlite_utils.Database, config: Config, arrived: Sequence[Arr
     """
     now = now or datetime.now(timezone.utc)
     for arrival in arrived:
-        for password, stored in arrival.verified:
-            accounts.remember_verified(password, stored)
+        for password, stored, right in arrival.checked:
+            accounts.remember(password, stored, right)
     results: list[IntakeResult | Exception] = []
     try:
         with transaction(db):
@@ -137,7 +138,7 @@ class Arrival:
     sender: str | None                  # the bare From address (else the envelope sender)
     automatic: str | None               # why it must not be answered, if so
     message: Inbound | None             # the decoded command mail; None: decode it in the transaction
-    verified: tuple[tuple[str, str], ...] = field(default=(), repr=False)   # see _check_passwords
+    checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
 
 
 def prepare(db: sqlite_utils.Database, config: Config, delivery: Delivery) -> Arrival:
@@ -167,9 +168,9 @@ def _check_passwords(db: sqlite_utils.Database, arrival: Arrival, quick: bool = 
     remembered by the main process too (`accept_many`).  With `quick`, None if that needs scrypt."""
     if arrival.message is None:
         return arrival
-    verified = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
-                                           quick=quick)
-    return None if verified is None else replace(arrival, verified=tuple(verified))
+    checked = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
+                                          quick=quick)
+    return None if checked is None else replace(arrival, checked=tuple(checked))
 
 
 class Preparers:
@@ -265,10 +266,31 @@ def _command(db: sqlite_utils.Database, config: Config, arrival: Arrival, inboun
     message = arrival.message or inbound.decode(inbound.parse(arrival.raw), arrival.raw,
                                                 config.server.address, arrival.mail_from,
                                                 arrival.rcpt_tos)
-    replies = commands.handle(db, config, message, now)
+    handled = commands.handle(db, config, message, now)
     error_point("command-error")
-    ids = outbox.queue(db, config, replies, now, inbound_id)
+    ids = outbox.queue(db, config, handled.replies, now, inbound_id)
+    db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
+               [inbound.redacted(inbound.parse(arrival.raw), handled.subject, handled.body), inbound_id])
     return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
+
+
+PURGE_BATCH = 500      # messages purged per timer run, so that the writer is never held long
+_SUBJECT_LINES = re.compile(rb"(?im)^subject:.*(?:\r?\n[ \t].*)*\r?\n")
+
+
+def purge(db: sqlite_utils.Database, config: Config, now: datetime) -> int:
+    """Cut the messages older than `[server] retention_days` to their header (without its subject
+    where that was not redacted: it may hold a password); returns how many.  Failed messages are
+    kept whole, for `pbm inbound retry`."""
+    cutoff = timestamp(now - timedelta(days=config.server.retention_days))
+    rows = db.execute("SELECT id, raw, redacted FROM inbound WHERE redacted < 2 AND received_at < ? "
+                      "AND status != 'failed' ORDER BY received_at LIMIT ?",
+                      [cutoff, PURGE_BATCH]).fetchall()
+    for inbound_id, raw, redacted in rows:
+        head = inbound.header_block(raw)
+        db.execute("UPDATE inbound SET raw = ?, redacted = 2 WHERE id = ?",
+                   [head if redacted else _SUBJECT_LINES.sub(b"", head), inbound_id])
+    return len(rows)
 
 
 def failed(db: sqlite_utils.Database) -> list[dict]:

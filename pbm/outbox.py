@@ -388,7 +388,7 @@ class _Maildir:
         name = maildir_name(row, self.domain)
         if row["attempts"] > 1 and self._delivered(name):
             return                      # handed over before a crash, and already read from new/
-        fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             data = memoryview(row["raw"].replace(b"\r\n", b"\n"))
             while data:

@@ -164,8 +164,9 @@ CREATE INDEX password_failures_subject ON password_failures (subject, at);
 
 ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
 
-ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;  -- 1: passwords masked in raw
-CREATE INDEX inbound_received ON inbound (received_at);
+-- 0: raw as received; 1: passwords masked (once processed); 2: purged to the header after retention
+ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX inbound_unpurged ON inbound (received_at) WHERE redacted < 2;
 """
 
 MIGRATIONS: list[str] = [

@@ -195,7 +195,9 @@ def run_timers(db: sqlite_utils.Database, config: Config) -> int:
 
 
 def _queue_timer_mail(db: sqlite_utils.Database, config: Config) -> int:
+    """The game timers, and the purge of old message bodies (retention) with them."""
     now = datetime.now(timezone.utc)
+    intake.purge(db, config, now)
     return len(outbox.queue(db, config, commands.run_timers(db, config, now), now))
 
 

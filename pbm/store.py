@@ -8,6 +8,7 @@ durable before COMMIT returns: that is the moment `pbm deliver` may exit 0 and `
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,9 @@ def open_db(config: Config) -> sqlite_utils.Database:
     """Open (creating and migrating if needed) the database in the configured data directory."""
     data_dir = config.storage.data_dir
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Created 0600 whatever the umask (it holds password hashes); SQLite gives its -wal and -shm
+    # files the database file's mode.
+    os.close(os.open(data_dir / DB_NAME, os.O_WRONLY | os.O_CREAT, 0o600))
     # isolation_level=None: no implicit transactions; `transaction()` says where they are.
     conn = sqlite3.connect(data_dir / DB_NAME, timeout=config.storage.busy_timeout, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")

@@ -4,7 +4,10 @@ Every game mail to a player carries `Reply-To: pbm+xiangqi-101-alice-k3f9q2ab@ho
 is an HMAC of the rest under the server secret, so only mail the server sent to that player (or
 that the player forwarded) holds a working token; forging one means guessing 40 bits by mail.
 Tokens do not expire: a token for a finished game is still genuine, and the command layer answers
-"the game is over" rather than "bad token".
+"the game is over" rather than "bad token".  They are revoked, though: rotating the server secret
+revokes all of them, and a user's password change revokes theirs -- the MAC also covers the user's
+token epoch (pbm.accounts), which a password change increments.  Epoch 0 is left out of the MAC,
+so tokens made before epochs existed still work.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Callable
 
 MAC_LENGTH = 8      # base32 characters = 40 bits
 
@@ -23,14 +27,15 @@ def _mac(secret: bytes, text: str) -> str:
     return base64.b32encode(digest).decode().lower()[:MAC_LENGTH]
 
 
-def make(secret: bytes, variant: str, board: int, user: str) -> str:
+def make(secret: bytes, variant: str, board: int, user: str, epoch: int = 0) -> str:
     """The token of `user` for board `board` of `variant`."""
     text = f"{variant}-{board}-{user}"
-    return f"{text}-{_mac(secret, text)}"
+    return f"{text}-{_mac(secret, _signed(text, epoch))}"
 
 
-def check(secret: bytes, token: str) -> tuple[str, int, str] | None:
-    """(variant, board, user) for a genuine token, else None.
+def check(secret: bytes, token: str,
+          epoch_of: Callable[[str], int] = lambda user: 0) -> tuple[str, int, str] | None:
+    """(variant, board, user) for a genuine token of the user's current epoch, else None.
 
     Case-insensitive, because some mail systems change the case of local parts.
     """
@@ -38,9 +43,13 @@ def check(secret: bytes, token: str) -> tuple[str, int, str] | None:
     if not found:
         return None
     variant, board, user, mac = found.groups()
-    if not hmac.compare_digest(mac, _mac(secret, f"{variant}-{board}-{user}")):
+    if not hmac.compare_digest(mac, _mac(secret, _signed(f"{variant}-{board}-{user}", epoch_of(user)))):
         return None
     return variant, int(board), user
+
+
+def _signed(text: str, epoch: int) -> str:
+    return f"{text}-{epoch}" if epoch else text
 
 
 def reply_address(server_address: str, token: str) -> str:

@@ -35,8 +35,10 @@ def test_signup_with_addresses_sends_game_mail_to_the_first(post):
 @pytest.mark.parametrize("subject, problem", [
     ("signup 1alice Sw0rdfish", "cannot be a user id: a user id is 2 to 16 letters"),
     ("signup next Sw0rdfish", "next is a word the commands use"),
-    ("signup alice abc", "a password is 4 to 64 characters"),
-    ("signup alice alice", "may not be the same as the user id"),
+    ("signup alice abc", "a password is 8 to 64 characters"),
+    ("signup alice apple77", "a password is 8 to 64 characters"),
+    ("signup alice 31415926", "may not be all digits"),
+    ("signup alicesmith AliceSmith", "may not be the same as the user id"),
     ("signup alice Sw0rdfish not-an-address", "not-an-address is not a mail address"),
     ("signup alice Sw0rdfish pbm+x@pbm.test", "is this server's own address"),
     ("signup alice", "signup takes 2 to 7 words after the verb, and your command has 1"),
@@ -219,3 +221,13 @@ def test_no_unchecked_word_is_quoted_back(post):
             assert word not in body
     [error] = post.reply(turn, "Sw0rdfish h10g8\n")
     assert "******** ********" in text(error) and "Sw0rdfish" not in text(error)
+
+
+def test_every_command_word_game_and_colour_is_reserved(post):
+    from pbm import accounts, games
+    from pbm.commands import parse, play, table
+    words = {w for c in table.COMMANDS for name in (c.verb, *c.aliases) for w in name.split()}
+    words |= set(play.IN_GAME) | set(games.TITLES) | set(parse.SAFE_WORDS) | {"multiple", "pass"}
+    assert words <= accounts.RESERVED, words - accounts.RESERVED
+    [error] = post.send("signup move Sw0rdfish", sender="m@example.org")
+    assert "move is a word the commands use, so it cannot be a user id" in flat(error)

@@ -48,7 +48,7 @@ def test_a_password_checked_elsewhere_is_not_checked_again(post, scrypt_calls) -
     """An SMTP process of `pbm serve` prepares the message; the main process (here: a forgotten
     cache) commits it without computing scrypt inside its write transaction."""
     arrival = arrival_of(post, f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3")
-    assert arrival.verified == ((PASSWORDS["alice"], stored_hash(post, "alice")),)
+    assert arrival.checked == ((PASSWORDS["alice"], stored_hash(post, "alice"), True),)
     accounts._verified.clear()
     scrypt_calls.clear()
 
@@ -59,11 +59,15 @@ def test_a_password_checked_elsewhere_is_not_checked_again(post, scrypt_calls) -
     assert post.db.execute("SELECT move FROM moves").fetchall() == [("h3e3",)]
 
 
-def test_a_wrong_password_is_not_passed_on(post) -> None:
+def test_a_wrong_password_is_passed_on_as_wrong_and_not_checked_again(post, scrypt_calls) -> None:
+    """Nor is a wrong password checked with scrypt inside the write transaction."""
     arrival = arrival_of(post, "xiangqi move 101 alice WRONG-pw h3e3")
-    assert arrival.verified == ()
+    assert arrival.checked == (("WRONG-pw", stored_hash(post, "alice"), False),)
+    accounts._rejected.clear()
+    scrypt_calls.clear()
     [result] = intake.accept_many(post.db, post.config, [arrival], post.now)
     assert result.status == "processed"
+    assert scrypt_calls == []
     assert post.db.execute("SELECT count(*) FROM moves").fetchone() == (0,)
 
 
@@ -73,16 +77,17 @@ def test_preparers_use_a_thread_only_for_scrypt(post, scrypt_calls) -> None:
     def delivery(password: str) -> intake.Delivery:
         raw = post.message(f"xiangqi move 101 alice {password} h3e3").as_bytes(policy=policy.SMTP)
         return intake.Delivery(raw, "alice@example.org", (SERVER,))
-    right = ((PASSWORDS["alice"], stored_hash(post, "alice")),)
+    right = ((PASSWORDS["alice"], stored_hash(post, "alice"), True),)
     accounts._verified.clear()
     scrypt_calls.clear()
     preparers = intake.Preparers(post.config)
     try:
-        assert preparers.prepare(delivery(PASSWORDS["alice"])).result(timeout=60).verified == right
+        assert preparers.prepare(delivery(PASSWORDS["alice"])).result(timeout=60).checked == right
         assert scrypt_calls == [1]
         again = preparers.prepare(delivery(PASSWORDS["alice"]))
-        assert again.done() and again.result().verified == right
-        assert preparers.prepare(delivery("WRONG-pw")).result(timeout=60).verified == ()
+        assert again.done() and again.result().checked == right
+        wrong = preparers.prepare(delivery("WRONG-pw")).result(timeout=60).checked
+        assert wrong == (("WRONG-pw", stored_hash(post, "alice"), False),)
         assert scrypt_calls == [1, 1]
     finally:
         preparers.stop()
@@ -93,7 +98,7 @@ def test_automatic_mail_is_not_prepared(post, scrypt_calls) -> None:
                        Auto_Submitted="auto-replied").as_bytes(policy=policy.SMTP)
     accounts._verified.clear()
     arrival = intake.prepare(post.db, post.config, intake.Delivery(raw, "alice@example.org", (SERVER,)))
-    assert (arrival.automatic, arrival.message, arrival.verified) == ("Auto-Submitted: auto-replied", None, ())
+    assert (arrival.automatic, arrival.message, arrival.checked) == ("Auto-Submitted: auto-replied", None, ())
     assert scrypt_calls == []
 
 

@@ -1,6 +1,6 @@
 """The command layer: one inbound message in, the reply mails out.
 
-    handle(db, config, inbound, now) -> [Outgoing]      # called by pbm.intake inside its transaction
+    handle(db, config, inbound, now) -> Handled         # called by pbm.intake inside its transaction
     run_timers(db, config, now) -> [Outgoing]           # time-outs and reminders
     precheck_passwords(db, subject, body)               # optional, before the write transaction
 
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import sqlite_utils
 
-from pbm import accounts, games, replies, tokens
+from pbm import accounts, games, guard, replies, tokens
 from pbm.commands import notify, parse, play, setups, table, timers
-from pbm.commands.base import CommandError, Context, find_board
+from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
 from pbm.messages import Inbound, Outgoing
@@ -39,13 +39,26 @@ TOKEN_USAGE = ["MOVE[#N]            (for example h2e2, or C2=5, or h2e2#7)",
                "setup ARRANGEMENT   (Janggi, before your first move)"]
 
 
-def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: datetime) -> list[Outgoing]:
+@dataclass(frozen=True)
+class Handled:
+    """What a message led to: the replies, and its subject and body as they may be kept (pbm.intake
+    stores the message so, once processed: passwords never stay in the database)."""
+    replies: list[Outgoing]
+    subject: str
+    body: str
+
+
+def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: datetime) -> Handled:
     ctx = Context(db, config, inbound, now)
-    if not inbound.sender:
-        return ctx.out                  # nobody to answer, and nobody to act for
+    if inbound.sender:                  # else nobody to answer, and nobody to act for
+        _dispatch(ctx, inbound)
+    return Handled(ctx.out, ctx.redact(inbound.subject), ctx.redact(inbound.body))
+
+
+def _dispatch(ctx: Context, inbound: Inbound) -> None:
     if inbound.token is not None:
         _token_reply(ctx)
-        return ctx.out
+        return
     subject, body = parse.strip_reply_prefix(inbound.subject), inbound.body
     if subject.replace("*", "").strip() == "":
         subject, _, body = body.strip().partition("\n")
@@ -59,7 +72,6 @@ def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: dat
             "xiangqi move 101 USERID PASSWORD h2e2"))
     else:
         _run(ctx, subject, body)
-    return ctx.out
 
 
 def run_timers(db: sqlite_utils.Database, config: Config, now: datetime) -> list[Outgoing]:
@@ -69,17 +81,17 @@ def run_timers(db: sqlite_utils.Database, config: Config, now: datetime) -> list
 
 
 def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str, *,
-                       quick: bool = False) -> list[tuple[str, str]] | None:
+                       quick: bool = False) -> list[tuple[str, str, bool]] | None:
     """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
 
     scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
-    every other message.  This only reads, changes nothing and raises nothing for bad input; a
-    password it finds right is remembered (pbm.accounts), so `handle` checks it again for free.
-    Returns the (password, stored hash) pairs found right, for another process to remember.  With
-    `quick`, it returns None instead of running scrypt (for a password not found right before), so
+    every other message.  This only reads, changes nothing and raises nothing for bad input; what
+    it finds is remembered (pbm.accounts), right or wrong, so `handle` checks again for free.
+    Returns the (password, stored hash, right) triples, for another process to remember.  With
+    `quick`, it returns None instead of running scrypt (for a password not checked before), so
     that the caller can check where scrypt's time holds nobody up.
     """
-    verified = []
+    checked = []
     subject = parse.strip_reply_prefix(subject)
     if subject.replace("*", "").strip() == "":
         subject, _, body = body.strip().partition("\n")
@@ -97,11 +109,11 @@ def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str, *,
             user = accounts.get(db, req.args[position - 1])
             if user is None:
                 continue
-            if quick and not accounts.remembered(req.args[position], user.password):
+            if quick and accounts.remembered(req.args[position], user.password) is None:
                 return None
-            if accounts.verify_password(req.args[position], user.password):
-                verified.append((req.args[position], user.password))
-    return verified
+            right = accounts.verify_password(req.args[position], user.password)
+            checked.append((req.args[position], user.password, right))
+    return checked
 
 
 def _multiple(ctx: Context, body: str) -> None:
@@ -132,8 +144,9 @@ def _run(ctx: Context, line: str, comment: str) -> None:
         command.run(ctx, req)
 
     error = _attempt(ctx, req, comment, work)
-    if error:
+    if error and not isinstance(error, Unanswered):
         _refuse(ctx, req, error, command)
+    ctx.heard(req)
 
 
 def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
@@ -147,6 +160,8 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
     except CommandError as e:
         ctx.db.execute("ROLLBACK TO pbm_command")
         del ctx.out[mark:]
+        guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
+        ctx.failures.clear()
         return e
     finally:
         ctx.db.execute("RELEASE pbm_command")
@@ -200,20 +215,24 @@ def _token_reply(ctx: Context) -> None:
     if words and not _OWN_SUBJECT.match(line) and (
             words[0].lower() in (*games.TITLES, *table.SERVER_FIRST_WORDS, "multiple")):
         # a whole command sent to the token address: read it as if it had come to the main one
-        ctx.out += handle(ctx.db, ctx.config, replace(inbound, token=None, subject=line, body=comment),
-                          ctx.now)
+        handled = handle(ctx.db, ctx.config, replace(inbound, token=None, subject=line, body=comment),
+                         ctx.now)
+        ctx.out += handled.replies
+        ctx.quoted[line] = handled.subject
         return
     req = parse.split(line)
     # Quote back only the verb and a lone move: "apple7 h10g8" may start with a password.  (Our own
     # subject, taken when the reply's first line was empty, holds none.)
     if not _OWN_SUBJECT.match(line):
         req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS] + (words if len(words) == 1 else []))
-    found = tokens.check(ctx.config.secret, inbound.token)
+    found = tokens.check(ctx.config.secret, inbound.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
         if found is None or found[0] not in games.served():
-            raise CommandError("The address you replied to is not one this server gave out (it may "
-                               "have been changed on the way). Send the command in the subject "
+            raise CommandError("The address you replied to is not one this server gave out, or no "
+                               "longer works (it may have been changed on the way; the reply "
+                               "addresses of a player stop working when their password changes). "
+                               "Answer a newer game mail, or send the command in the subject "
                                "instead, for example: xiangqi move 101 USERID PASSWORD h2e2")
         variant, number, user = found
         req.game = variant
@@ -238,3 +257,4 @@ def _token_reply(ctx: Context) -> None:
     error = _attempt(ctx, req, comment, work)
     if error:
         _refuse(ctx, req, error, usage=TOKEN_USAGE, what="reply")
+    ctx.heard(req)

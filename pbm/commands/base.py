@@ -8,8 +8,8 @@ from datetime import datetime
 
 import sqlite_utils
 
-from pbm import accounts, games, replies
-from pbm.commands.parse import Request
+from pbm import accounts, games, guard, replies
+from pbm.commands.parse import MASK, Request
 from pbm.config import Config
 from pbm.games import Board
 from pbm.messages import Inbound, Outgoing
@@ -18,6 +18,11 @@ from pbm.messages import Inbound, Outgoing
 class CommandError(Exception):
     """The command cannot be carried out.  The text says what was wrong and what would be right;
     it is mailed to the player, so it must never contain a password."""
+
+
+class Unanswered(CommandError):
+    """The command is refused without an answer: a password attempt while the guessing limit holds
+    (pbm.guard), whose answer would be backscatter to a possibly forged From."""
 
 
 @dataclass
@@ -30,6 +35,9 @@ class Context:
     now: datetime
     out: list[Outgoing] = field(default_factory=list)
     request: Request | None = None
+    failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.guard)
+    quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
+    secrets: set[str] = field(default_factory=set)          # every password word seen
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
@@ -41,6 +49,23 @@ class Context:
 
     def mask(self, text: str) -> str:
         return self.request.mask(text) if self.request else text
+
+    def heard(self, req: Request) -> None:
+        """Note how a command line may be kept once it has been carried out or refused: quoted as
+        its answer quoted it (passwords, and before a password was checked anything that may be
+        one, masked)."""
+        self.quoted[req.text] = req.quoted()
+        self.secrets |= req.secrets
+
+    def redact(self, text: str) -> str:
+        """`text` (the subject or body of the message) with its command lines as `heard` and
+        every password seen masked: what is kept of the message once it has been processed."""
+        for line, quoted in sorted(self.quoted.items(), key=lambda item: -len(item[0])):
+            if line:
+                text = text.replace(line, quoted)
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            text = text.replace(secret, MASK)
+        return text
 
 
 @dataclass(frozen=True)
@@ -64,9 +89,17 @@ class Command:
 
 
 def authenticate(ctx: Context, user_word: str, password: str) -> str:
-    """The user id, once `password` is right for it; else CommandError."""
+    """The user id, once `password` is right for it; else CommandError (Unanswered while the
+    guessing limit holds: see pbm.guard)."""
+    sender = ctx.inbound.sender if ctx.inbound else ""
     user = accounts.get(ctx.db, user_word)
+    counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
+    own = user is not None and accounts.owns_address(ctx.db, user.id, sender)
+    if not own and guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+        ctx.failures += counted
+        raise Unanswered("too many wrong passwords")
     if user is None:
+        ctx.failures += counted
         # The word may be a password written in the wrong place, so it is not quoted.
         raise CommandError("The user id in your command is not registered here (check the order of "
                            "the words against the usage line below; to register, send: "
@@ -76,8 +109,14 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
     if user.closed:
         raise CommandError(f"{user.id} has signed off; that account can no longer be used.")
     if not accounts.verify_password(password, user.password):
+        ctx.failures += counted
+        until = None if own else guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
+        later = (f" There have been too many wrong passwords for {user.id} or from your address: "
+                 f"commands with a password from it are refused, unanswered, until "
+                 f"{until:%Y-%m-%d %H:%M} UTC (always accepted from {user.id}'s registered "
+                 f"addresses).") if until else ""
         raise CommandError(f"Invalid password for {user.id}. Passwords are case-sensitive. "
-                           f"If you have forgotten it, ask the administrators.")
+                           f"If you have forgotten it, ask the administrators.{later}")
     if ctx.request:
         ctx.request.trusted = True
     ctx.actor = user.id

@@ -42,8 +42,9 @@ def thread(ctx: Context, board: Board) -> str:
 
 
 def reply_address(ctx: Context, board: Board, user: str) -> str:
+    epoch = accounts.token_epoch(ctx.db, user)
     return tokens.reply_address(ctx.config.server.address,
-                                tokens.make(ctx.config.secret, board.variant, board.number, user))
+                                tokens.make(ctx.config.secret, board.variant, board.number, user, epoch))
 
 
 def status_lines(board: Board, game: rules.Game) -> list[str]:

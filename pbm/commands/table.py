@@ -64,7 +64,8 @@ COMMANDS: list[Command] = [
             account.signup, game=False, min_args=2, max_args=2 + 5, passwords=(1,),
             checks_password=False,
             details="A user id is 2 to 16 letters, digits or underscores, starting with a letter. "
-                    "A password is 4 to 64 characters without spaces; it is case-sensitive, and it "
+                    "A password is 8 to 64 characters without spaces, not all digits and not the "
+                    "user id; it is case-sensitive, and it "
                     "is stored only as a salted hash. Up to 5 addresses: game mail goes to the "
                     "first, commands are accepted from all."),
     Command("change password", "USERID OLD NEW", "set a new password", account.change_password,

@@ -7,7 +7,7 @@ and expires_at.
 """
 from __future__ import annotations
 
-from pbm import games
+from pbm import games, guard
 from pbm.commands import notify, turns
 from pbm.commands.base import Context
 from pbm.store import timestamp
@@ -17,6 +17,7 @@ BATCH = 500     # games handled per run; the rest wait for the next run
 
 def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
+    guard.forget_old(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():
         _time_out(ctx, games.get(ctx.db, game_id))

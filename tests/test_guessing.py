@@ -1,0 +1,69 @@
+"""Password guessing by mail is limited (issue 12), on the post office's clock: no sleeping."""
+from __future__ import annotations
+
+import pytest
+from postoffice import PASSWORDS, PostOffice, flat
+
+from pbm import accounts
+
+
+@pytest.fixture
+def post(tmp_path):
+    office = PostOffice(tmp_path)
+    office.signup("alice", "bob")
+    office.challenge()
+    yield office
+    office.assert_no_password_sent()
+
+
+def guess(post: PostOffice, password: str, sender: str = "mallory@example.org", user: str = "alice"):
+    return post.send(f"xiangqi move 101 {user} {password} h3e3", sender=sender)
+
+
+def test_after_five_wrong_passwords_guesses_are_recorded_but_not_answered(post):
+    for attempt in range(4):
+        [error] = guess(post, f"guess{attempt}")
+        assert "Invalid password for alice" in flat(error) and "too many" not in flat(error)
+    [error] = guess(post, "guess4")
+    assert "too many wrong passwords for alice or from your address" in flat(error)
+    assert "refused, unanswered, until 2024-03-01 12:1" in flat(error)      # 15 minutes on
+    assert guess(post, "guess5") == []                  # recorded, not answered ...
+    assert guess(post, PASSWORDS["alice"]) == []        # ... and not even checked
+    assert post.db.execute("SELECT count(*) FROM moves").fetchone() == (0,)
+    count = post.db.execute("SELECT count(*) FROM inbound WHERE status = 'processed'").fetchone()[0]
+    assert count == 3 + 7                               # every message recorded once
+
+    # the player, from their own address, is never locked out
+    [mail, _] = post.send(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3", sender="alice@example.org")
+    assert mail["Subject"] == "Xiangqi Board 101 bob"
+
+
+def test_the_lock_doubles_with_each_failure_beyond_the_limit_and_ends(post):
+    for attempt in range(5):
+        guess(post, f"guess{attempt}")
+    post.tick(16 / 1440)                                # 16 minutes: the 15-minute lock is over
+    [error] = guess(post, "guess5")                     # the sixth failure locks for 30 minutes
+    assert "until 2024-03-01 12:46" in flat(error)
+    post.tick(20 / 1440)
+    assert guess(post, "guess6") == []                  # still locked: unanswered
+    post.tick(2)                                        # a day later the failures are forgotten
+    [error] = guess(post, "guess7")
+    assert "Invalid password for alice" in flat(error) and "too many" not in flat(error)
+
+
+def test_the_limit_counts_per_sender_across_user_ids(post):
+    for attempt, user in enumerate(["alice", "bob", "alice", "bob", "carol"]):
+        guess(post, f"guess{attempt}", user=user)
+    assert guess(post, PASSWORDS["bob"], user="bob") == []      # mallory's address is locked
+    [mail, _] = post.send(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3", sender="alice@example.org")
+    assert mail["Subject"] == "Xiangqi Board 101 bob"
+
+
+def test_wrong_passwords_are_never_checked_with_scrypt_inside_the_transaction(post, monkeypatch):
+    """intake checks them before the write transaction (pbm.commands.precheck_passwords)."""
+    inside = []
+    real = accounts._scrypt_check
+    monkeypatch.setattr(accounts, "_scrypt_check",
+                        lambda *a: inside.append(post.db.conn.in_transaction) or real(*a))
+    guess(post, "another-guess")
+    assert inside == [False]
