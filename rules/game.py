@@ -299,16 +299,35 @@ class Game:
 
     # --- reading moves ----------------------------------------------------------------------------
 
+    def check_notation(self, text: str) -> None:
+        """Raise NotationError unless `text` reads as a move in this game's notation, legal now or
+        not: what a premove, judged only when its turn comes, must be."""
+        try:
+            if notation.parse_move(self.position, text) is not None:
+                return
+        except IllegalMove:             # a promotion the piece now there cannot make: readable
+            return
+        if self.variant.notation != "wxf" or not notation.reads_as_wxf(self.variant, text):
+            raise self._unreadable(text)
+
+    def _unreadable(self, text: str) -> NotationError:
+        v = self.variant
+        if v.notation == "wxf":
+            return NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
+                                 f"coordinates such as h3e3 (also h3-e3, H3-E3, h3xe3) or in WXF such "
+                                 f"as C2=5 or H8+7")
+        return NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
+                             f"coordinates such as b1c3 (also b1-c3, B1-C3, b1xc3)"
+                             + (", or pass" if v.passing else "")
+                             + (", with + to promote (e7e8+) or = to decline (e7e8=), or a drop such "
+                                "as P*e5" if v.promotion_zone else ""))
+
     def _parse(self, text: str) -> Move:
         v = self.variant
         legal = self._legal_moves()
         move = notation.parse_move(self.position, text)
         if move is None and v.notation != "wxf":
-            raise NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
-                                f"coordinates such as b1c3 (also b1-c3, B1-C3, b1xc3)"
-                                + (", or pass" if v.passing else "")
-                                + (", with + to promote (e7e8+) or = to decline (e7e8=), or a drop such "
-                                   "as P*e5" if v.promotion_zone else ""))
+            raise self._unreadable(text)
         if move is not None and len(move) == 2 and move not in legal and not text.strip().endswith("="):
             promoting = [m for m in legal if m[:2] == move]
             if len(promoting) == 1:  # a compulsory promotion: the bare move has no other reading
@@ -316,9 +335,7 @@ class Game:
         if move is None:
             move = notation.parse_wxf(self.position, text, legal)
             if move is None:
-                raise NotationError(
-                    f"{text.strip()!r} is not a move I can read: write it as from-to coordinates "
-                    f"such as h3e3 (also h3-e3, H3-E3, h3xe3) or in WXF such as C2=5 or H8+7")
+                raise self._unreadable(text)
             return move
         if move not in legal:
             raise IllegalMove(f"{text.strip()} is not a legal move: {self._why_not(move)}")

@@ -187,10 +187,26 @@ def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
             return move
     if not _WXF_SHAPE.match(want):
         return None
+    check_wxf_letter(pos.t.variant, want)
     move = _loose_wxf(pos, text, want, legal)
     if move is None:
         raise IllegalMove(f"{text.strip()} is not a legal move: {_wxf_options(pos, want, legal)}")
     return move
+
+
+def reads_as_wxf(v: Variant, text: str) -> bool:
+    """Whether `text` has the form of a WXF move (the piece letter checked, nothing else)."""
+    want = _normalise_wxf(text)
+    if not _WXF_SHAPE.match(want):
+        return False
+    check_wxf_letter(v, want)
+    return True
+
+
+def check_wxf_letter(v: Variant, want: str) -> None:
+    letters = list(dict.fromkeys(p.wxf for p in v.pieces if p.wxf))
+    if want[0].isalpha() and want[0] not in letters:
+        raise NotationError(f"{want[0]} is not a piece letter; WXF uses {' '.join(letters)}")
 
 
 def _wxf_options(pos: Position, want: str, legal: list[Move]) -> str:

@@ -33,10 +33,25 @@ __all__ = ["handle", "run_timers", "precheck_passwords"]
 
 MAX_MULTIPLE = 50       # commands in one `multiple` mail
 
-TOKEN_USAGE = ["MOVE[#N]            (for example h2e2, or C2=5, or h2e2#7)",
-               "queue MOVE          (a premove; queue clear empties the queue)",
-               "resign | propose | accept | reject | undo | pass",
-               "setup ARRANGEMENT   (Janggi, before your first move)"]
+
+
+def token_usage(ctx: Context) -> list[str]:
+    """What a reply to a game mail may say, in that game's forms and with a move of the player's
+    own side as the example (none, when the reply's game is unknown)."""
+    board, user = ctx.board, ctx.actor
+    if board is None or user not in board.players:
+        return ["MOVE[#N]            (the move, on the first line of the reply)",
+                "queue MOVE          (a premove; queue clear empties the queue)",
+                "resign | propose | accept | reject | undo"]
+    game = board.replay()
+    example = notify.example_move(board, game, user).split(" or ")[0]
+    forms = "coordinates or WXF" if game.variant.notation == "wxf" else "coordinates"
+    lines = [f"MOVE[#N]            (in {forms}, for example {example} or {example}#{board.ply + 1})",
+             "queue MOVE          (a premove; queue clear empties the queue)",
+             "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
+    if game.variant.arrangements:
+        lines.append("setup ARRANGEMENT   (before your first move)")
+    return lines
 
 
 @dataclass(frozen=True)
@@ -256,5 +271,5 @@ def _token_reply(ctx: Context) -> None:
 
     error = _attempt(ctx, req, comment, work)
     if error:
-        _refuse(ctx, req, error, usage=TOKEN_USAGE, what="reply")
+        _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
     ctx.heard(req)

@@ -170,6 +170,26 @@ def _body(board: Board, game: rules.Game, values: dict, headline: list[str],
                           comment=attached, footer=footer(board, game, user, observing))
 
 
+def example_move(board: Board, game: rules.Game, user: str) -> str:
+    """A move `user` could make now (or, when it is not their turn, in this position if it were),
+    as the game writes moves: coordinates, and WXF too where the game uses it.  An example in a
+    mail should be a move of the reader's own side, not Red's opening."""
+    probe = game
+    side = board.turn_of(user)
+    if game.turn != side:
+        fields = game.fen().split(" ")
+        fields[1] = side
+        try:
+            probe = rules.Game.new(board.variant, board.params or None, " ".join(fields))
+        except rules.RulesError:
+            probe = None
+    moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
+    if not moves:
+        return "MOVE"
+    move = moves[len(moves) // 2]
+    return f"{move} or {probe.describe(move)}" if game.variant.notation == "wxf" else move
+
+
 def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[str]:
     """What `user` can do next, in the words of the commands."""
     v, n = board.variant, board.number
@@ -178,10 +198,11 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
     if user in board.players:
         answers = "resign, propose (a draw), accept, reject, undo"
         if board.to_move == user:
-            example = "h2e2 or C2=5" if game.variant.notation == "wxf" else "h2e2"
             lines = ["It is your move: reply to this mail with just the move on the first line",
-                     f"(for example {example}), or send the subject:",
+                     f"(for example {example_move(board, game, user)}), or send the subject:",
                      f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
+            if board.deadline:
+                lines.append(f"Move by {board.deadline[:16]} UTC or lose on time.")
             if game.variant.passing and rules.PASS in game.legal_moves():   # listing is not free
                 answers += ", pass"
         else:

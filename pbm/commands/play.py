@@ -277,6 +277,10 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
     if board.to_move == user:       # nothing to wait for: it is a move
         play(ctx, board, user, text)
         return
+    try:
+        board.replay().check_notation(text)     # unreadable now is unreadable then: say so now
+    except rules.RulesError as e:
+        raise CommandError(f"{e}.") from None
     waiting = games.premoves(ctx.db, board, user)
     if len(waiting) >= MAX_QUEUE:
         raise CommandError(f"Your queue already holds {MAX_QUEUE} moves ({' '.join(waiting)}); "

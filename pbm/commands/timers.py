@@ -7,10 +7,12 @@ and expires_at.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 from pbm import games, guard
 from pbm.commands import notify, turns
 from pbm.commands.base import Context
-from pbm.store import timestamp
+from pbm.store import parse_timestamp, timestamp
 
 BATCH = 500     # games handled per run; the rest wait for the next run
 
@@ -50,10 +52,22 @@ def _lapse(ctx: Context, board: games.Board) -> None:
         f"{days:g} days. The game is cancelled and does not count."])
 
 
+def _time_left(left: timedelta) -> str:
+    """`2 days 3 hours`, `5 hours`, `40 minutes`."""
+    days, hours, minutes = left.days, left.seconds // 3600, left.seconds // 60 % 60
+    parts = [f"{days} day{'s' * (days != 1)}"] if days else []
+    if hours or (days and not parts):
+        parts.append(f"{hours} hour{'s' * (hours != 1)}")
+    if not days and not hours:
+        parts.append(f"{max(minutes, 1)} minute{'s' * (minutes != 1)}")
+    return " ".join(parts)
+
+
 def _remind(ctx: Context, board: games.Board) -> None:
     games.reminded(ctx.db, board)
     line = f"Reminder: it is your move on {board.title} Board {board.number}."
     if board.deadline:
-        line += f" If you do not move by {board.deadline[:16]} UTC, you lose on time."
+        line += (f" You have {_time_left(parse_timestamp(board.deadline) - ctx.now)} left: if you do "
+                 f"not move by {board.deadline[:16]} UTC, you lose on time.")
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[line],
                        recipients=[board.to_move])

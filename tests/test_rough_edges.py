@@ -1,0 +1,60 @@
+"""What a new player runs into (issue 13), through `pbm deliver` with real message bytes."""
+from __future__ import annotations
+
+from conftest import PbmEnv
+
+
+def flat(mail) -> str:
+    return " ".join(mail.get_content().split())
+
+
+def start(pbm_env: PbmEnv, game: str = "xiangqi", options: str = "") -> dict:
+    pbm_env.mail("signup alice Sw0rdfish")
+    pbm_env.mail("signup bob Hunter22", sender="bob@example.org")
+    pbm_env.mail(f"{game} challenge {options} alice bob".replace("  ", " "))
+    return {m["To"]: m for m in pbm_env.replies() if m["Reply-To"]}
+
+
+def test_queue_refuses_what_is_not_a_move_at_once_and_keeps_what_may_become_one(pbm_env: PbmEnv) -> None:
+    start(pbm_env)
+    pbm_env.mail("xiangqi queue 101 bob Hunter22 h2z9", sender="bob@example.org")
+    [error] = pbm_env.replies()
+    assert "'z9' is not a point of the board; points go from a1 to i10" in flat(error)
+    pbm_env.mail("xiangqi queue 101 bob Hunter22 soon", sender="bob@example.org")
+    [error] = pbm_env.replies()
+    assert "'soon' is not a move I can read: write it as from-to coordinates" in flat(error)
+    pbm_env.mail("xiangqi queue 101 bob Hunter22 X2=5", sender="bob@example.org")
+    [error] = pbm_env.replies()
+    assert "X is not a piece letter; WXF uses K A E H R C P" in flat(error)
+    pbm_env.mail("xiangqi queue 101 bob Hunter22 a10a5", sender="bob@example.org")  # not legal now
+    [ok] = pbm_env.replies()
+    assert "Queued a10a5 on Xiangqi Board 101" in flat(ok)
+    assert ok["Reply-To"] and "bob" in ok["Reply-To"]        # the sender was proven: replies work
+    assert pbm_env.query("SELECT move FROM premoves") == [("a10a5",)]
+
+
+def test_the_turn_mail_gives_an_example_of_ones_own_side_and_the_deadline(pbm_env: PbmEnv) -> None:
+    mails = start(pbm_env, options="--timeout=3")
+    alice = flat(mails["alice@example.org"])
+    assert "Move by " in alice and "UTC or lose on time." in alice
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish h3e3")
+    bob = next(m for m in pbm_env.replies() if m["To"] == "bob@example.org")
+    example = flat(bob).split("(for example ")[1].split(")")[0]
+    coordinates, wxf = example.split(" or ")
+    assert int(coordinates[1:-2]) >= 6 or coordinates[1:].startswith("10")     # a black piece
+    assert "lose on time" not in flat(bob)      # bob has not consented yet: his clock does not run
+
+
+def test_a_reply_error_names_only_the_forms_of_that_game(pbm_env: PbmEnv) -> None:
+    mails = start(pbm_env)
+    pbm_env.reply(mails["alice@example.org"], "h3e3 please\n")
+    [error] = pbm_env.replies()
+    usage = error.get_content().split("Usage:")[1]
+    assert "coordinates or WXF" in usage and "pass" not in usage and "setup" not in usage
+
+    pbm_env.mail("janggi challenge alice bob")
+    turn = next(m for m in pbm_env.replies() if m["To"] == "alice@example.org")
+    pbm_env.reply(turn, "e2e3 now\n")
+    [error] = pbm_env.replies()
+    usage = error.get_content().split("Usage:")[1]
+    assert "WXF" not in usage and "| pass" in usage and "setup ARRANGEMENT" in usage
