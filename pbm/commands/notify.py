@@ -144,9 +144,12 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
 
 
 def answer(ctx: Context, board: Board, line: str) -> Outgoing:
-    """A short answer about a game (queue, chat, unsubscribe), in the game's thread."""
+    """A short answer about a game (queue, chat, unsubscribe), in the game's thread; to a player
+    proven by password or token, with their reply address, so that the answer can be answered."""
+    proven = ctx.actor in board.players
     return replies.answer(ctx.inbound, subject(board), replies.render("note.j2", lines=[line]),
-                          root=thread(ctx, board))
+                          root=thread(ctx, board),
+                          reply_to=reply_address(ctx, board, ctx.actor) if proven else None)
 
 
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
