@@ -33,3 +33,4 @@ class Outgoing:
     reply_to: str | None = None
     auto_submitted: str = "auto-replied"   # "auto-generated" for notifications
     headers: dict[str, str] = field(default_factory=dict)
+    kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it

@@ -70,7 +70,9 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     no folding or encoding (short, printable ASCII: nearly all of them) is written as it is; any
     other is folded (and encoded) by `email.header.Header`.
     """
-    message_id = make_msgid("pbm", domain=config.server.address.rpartition("@")[2])
+    # the kind of a game mail rides in its Message-ID, so that a reply says what it answers
+    message_id = make_msgid(f"pbm-{out.kind}" if out.kind else "pbm",
+                            domain=config.server.address.rpartition("@")[2])
     references = list(out.references)
     if out.in_reply_to and out.in_reply_to not in references:
         references.append(out.in_reply_to)

@@ -58,3 +58,23 @@ def test_a_reply_error_names_only_the_forms_of_that_game(pbm_env: PbmEnv) -> Non
     [error] = pbm_env.replies()
     usage = error.get_content().split("Usage:")[1]
     assert "WXF" not in usage and "| pass" in usage and "setup ARRANGEMENT" in usage
+
+
+def test_a_reply_to_a_chat_or_a_note_is_chat_and_to_a_turn_mail_an_error(pbm_env: PbmEnv) -> None:
+    mails = start(pbm_env)
+    note = mails["bob@example.org"]                 # bob is not to move: a note
+    pbm_env.reply(note, "Good luck, and have fun!\nSecond line.\n")
+    out = {m["To"]: m for m in pbm_env.replies()}
+    assert "bob writes:" in flat(out["alice@example.org"]) or "bob" in flat(out["alice@example.org"])
+    assert "Good luck, and have fun! Second line." in flat(out["alice@example.org"])
+    assert "Your message was sent to alice." in flat(out["bob@example.org"])
+    chat = out["alice@example.org"]
+    pbm_env.reply(chat, "Thanks, you too\n")        # a reply to the chat is chat too
+    out = {m["To"]: m for m in pbm_env.replies()}
+    assert "Thanks, you too" in flat(out["bob@example.org"])
+    pbm_env.reply(note, "apple7pie h10g8\n")        # holds a move: never chat
+    [error] = pbm_env.replies()
+    assert error["To"] == "bob@example.org" and "apple7pie" not in error.get_content()
+    pbm_env.reply(mails["alice@example.org"], "Good luck!\n")   # a turn mail wants a move
+    [error] = pbm_env.replies()
+    assert error["To"] == "alice@example.org" and "was not carried out" in flat(error)

@@ -22,11 +22,14 @@ from datetime import datetime
 
 import sqlite_utils
 
+import rules
+
 from pbm import accounts, games, guard, replies, tokens
 from pbm.commands import notify, parse, play, setups, table, timers
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
+from pbm.games import Board
 from pbm.messages import Inbound, Outgoing
 
 __all__ = ["handle", "run_timers", "precheck_passwords"]
@@ -219,6 +222,31 @@ TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "se
                          "accept", "reject", "undo", "pass"})
 
 
+_OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
+
+
+def _answers_a_note(inbound: Inbound) -> bool:
+    """Whether the mail replied to was one of ours that asked for no move (a chat, or a board
+    mail to the player not to move): the Message-ID of our mails says their kind."""
+    for reference in reversed(inbound.references):
+        if found := _OWN_KIND.search(reference):
+            return found.group(1) != "turn"
+    return False
+
+
+def _holds_a_move(board: Board, words: list[str]) -> bool:
+    """Whether any word reads as a move of the game (then the line is a move gone wrong, never
+    chat: "apple7 h10g8" must not reach the opponent)."""
+    game = board.replay()
+    for word in words:
+        try:
+            game.check_notation(word)
+            return True
+        except rules.RulesError:
+            continue
+    return False
+
+
 def _token_reply(ctx: Context) -> None:
     inbound = ctx.inbound
     lines = inbound.body.strip().splitlines()
@@ -257,6 +285,9 @@ def _token_reply(ctx: Context) -> None:
             raise CommandError("Your reply had no move in it: write the move (or resign, propose, "
                                "accept, reject, undo) on the first line of your reply.")
         verb = words[0].lower()
+        if _answers_a_note(inbound) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
+            play.say(ctx, board, user, ctx.mask("\n".join(lines).strip()))   # a reply to chat is chat
+            return
         if verb in ("move", "board", "mvoe") and len(words) == 2:
             play.act(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:

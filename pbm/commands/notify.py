@@ -127,7 +127,8 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         ctx.out.append(replies.answer(
             ctx.inbound, subject(board, new=new),
             _body(board, game, values, headline, notes, actor, None, actor in observers),
-            root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None))
+            root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None,
+            kind=_kind(board, actor)))
     if recipients is None:
         recipients = [*board.players, *observers]
     for user in dict.fromkeys(recipients):
@@ -140,7 +141,14 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         ctx.out.append(replies.notify(
             address, subject(board, new=new, comment=bool(attached)),
             _body(board, game, values, headline, notes, user, attached, user in observers), root=root,
-            reply_to=reply_address(ctx, board, user) if user in board.players else None))
+            reply_to=reply_address(ctx, board, user) if user in board.players else None,
+            kind=_kind(board, user)))
+
+
+def _kind(board: Board, user: str) -> str:
+    """A board mail is a turn mail to the player to move, else a note: a reply to a note that is
+    not a move is chat (pbm.commands.chat_or_play)."""
+    return "turn" if board.status == games.ACTIVE and board.to_move == user else "note"
 
 
 def answer(ctx: Context, board: Board, line: str) -> Outgoing:
@@ -149,7 +157,7 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
     proven = ctx.actor in board.players
     return replies.answer(ctx.inbound, subject(board), replies.render("note.j2", lines=[line]),
                           root=thread(ctx, board),
-                          reply_to=reply_address(ctx, board, ctx.actor) if proven else None)
+                          reply_to=reply_address(ctx, board, ctx.actor) if proven else None, kind="note")
 
 
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
@@ -161,8 +169,9 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
         address = accounts.mail_address(ctx.db, user)
         if address is None:
             continue
-        ctx.out.append(replies.notify(address, subject(board, comment=True), body, root=thread(ctx, board),
-                                      reply_to=reply_address(ctx, board, user) if user in board.players else None))
+        ctx.out.append(replies.notify(
+            address, subject(board, comment=True), body, root=thread(ctx, board),
+            reply_to=reply_address(ctx, board, user) if user in board.players else None, kind="chat"))
         sent.append(user)
     return sent
 

@@ -309,6 +309,13 @@ def chat(ctx: Context, req: Request) -> None:
     if not text:
         raise CommandError("chat sends the body of your mail to the players and observers, and the "
                            "body was empty: write your message in the body.")
+    say(ctx, board, user, text, observers)
+
+
+def say(ctx: Context, board: Board, user: str, text: str, observers: list[str] | None = None) -> None:
+    """Send `text` from `user` to the other players and observers of `board`, and confirm it."""
+    if observers is None:
+        observers = games.observers(ctx.db, board)
     others = [u for u in dict.fromkeys([*board.players, *observers]) if u != user]
     sent = notify.chat(ctx, board, user, text, others)
     ctx.out.append(notify.answer(ctx, board, f"Your message was sent to {', '.join(sent) or 'nobody'}."))
