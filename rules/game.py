@@ -285,13 +285,35 @@ class Game:
     def warnings(self) -> list[tuple[str, str]]:
         """`(side, note)`: after a position's second occurrence, the side that would lose if the cycle
         were played once more is told which of its moves not to repeat."""
-        if self.result != "*" or self.variant.repeat_is_illegal or (repeated := self._repetition(2)) is None:
+        if self.result != "*":
+            return []
+        return self._repetition_warning() + self._pass_warning()
+
+    def _repetition_warning(self) -> list[tuple[str, str]]:
+        if self.variant.repeat_is_illegal or (repeated := self._repetition(2)) is None:
             return []
         verdict, cycle = repeated
         if verdict.loser is None:
             return []
         its_next = self.moves[self.ply - cycle + (verdict.loser != self.position.side)]
         return [("wb"[verdict.loser], f"repeating {its_next} again would lose by {verdict.reason}")]
+
+    def _pass_warning(self) -> list[tuple[str, str]]:
+        """The side to move is told when a pass would end the game (after a pass, or bikjang), and
+        how it would be scored: a pass is a move that can end a game, so it should never surprise."""
+        v = self.variant
+        if not v.passing or (ending := self.position.pass_would_end()) is None:
+            return []
+        if notation.PASS not in self.legal_moves():
+            return []
+        outcome = "a draw"
+        if v.points:
+            cho, han = self.position.points()
+            count = f"{v.side_names[0]} {cho:g} - {v.side_names[1]} {han:g}"
+            outcome = (f"a draw on points, {count}" if cho == han else
+                       f"a win on points for {v.side_names[0 if cho > han else 1]}, {count}")
+        why = "the kings face each other (bikjang)" if ending == "bikjang" else "your opponent passed"
+        return [("wb"[self.position.side], f"{why}: passing now ends the game, as {outcome}")]
 
     def _end(self, winner: int, reason: str) -> None:
         self.result = RESULT_WIN[winner]

@@ -230,6 +230,15 @@ class Position:
             return "two passes in a row"
         return None
 
+    def pass_would_end(self) -> str | None:
+        """What a pass now would end the game by (see `pass_ending`), or None."""
+        if self.t.variant.facing_must_break and self.kings_face():
+            return "bikjang"
+        undo = self._undo
+        if undo and undo[-1][0] == undo[-1][1]:
+            return "two passes in a row"
+        return None
+
     def kings_face(self) -> bool:
         """The two kings stand on one file with nothing between them."""
         a, b = self.kings

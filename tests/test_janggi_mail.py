@@ -299,3 +299,16 @@ def test_two_passes_without_points_are_a_draw_and_a_pass_can_be_queued(post):
     post.send("xiangqi challenge alice bob", sender=player("alice"))
     [error] = move(post, "alice", "pass", game="xiangqi")
     assert "'pass' is not a move I can read" in flat(error)
+
+
+def test_the_player_is_warned_when_a_pass_would_end_the_game_and_how_it_would_score(post):
+    janggi(post, "-points")
+    mails = by_recipient(move(post, "alice", "pass"))
+    assert ("Your opponent passed: passing now ends the game, as a win on points for Han, "
+            "Cho 72 - Han 73.5.") in flat(mails[player("bob")])
+    assert "passing now ends" not in flat(mails[player("alice")])
+    move(post, "bob", "a7a6")
+    move(post, "alice", "e2d2")
+    mails = by_recipient(move(post, "bob", "e9d9"))                # bikjang
+    assert "The kings face each other (bikjang): passing now ends the game, as a win on points " \
+           "for Han" in flat(mails[player("alice")])
