@@ -48,6 +48,13 @@ def check(secret: bytes, token: str,
     return variant, int(board), user
 
 
+def claimed(token: str) -> tuple[str, int, str] | None:
+    """(variant, board, user) that a token names, genuine or not: to say which game a reply with
+    a broken token was about, never to act on it."""
+    found = _TOKEN.match(token.strip().lower())
+    return (found.group(1), int(found.group(2)), found.group(3)) if found else None
+
+
 def _signed(text: str, epoch: int) -> str:
     return f"{text}-{epoch}" if epoch else text
 

@@ -207,7 +207,9 @@ def test_token_replies_play_moves_and_verbs(post):
     assert "Your reply had no move in it" in flat(error)
     forged = replies[player("bob")]["Reply-To"][:-10] + "aaaaaaaa@pbm.test"
     [error] = post.send("Re: x", "b10c8", sender=player("carol"), to=forged)
-    assert "The address you replied to is not one this server gave out" in flat(error)
+    assert "The address you replied to, for Xiangqi Board 101, is not one this server gave out" \
+        in flat(error)
+    assert error["Subject"] == "Xiangqi Board 101 Error"
     # not bob's turn: a player's token does not move for the other
     [error] = post.reply(replies[player("alice")], "a4a5")
     assert "It is not your move on Xiangqi Board 101: it is bob's turn." in flat(error)

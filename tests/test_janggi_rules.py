@@ -284,8 +284,8 @@ START_BOARD = r"""
 
      A   B   C   D   E   F   G   H   I
 
-c = Cho (moves first), h = Han.  K king, G guard (advisor), E elephant, H horse,
-R chariot, C cannon, S soldier.
+c = Cho (moves first), h = Han.  K king, G guard (advisor), E elephant,
+H horse, R chariot, C cannon, S soldier.
 """
 
 

@@ -78,3 +78,18 @@ def test_a_reply_to_a_chat_or_a_note_is_chat_and_to_a_turn_mail_an_error(pbm_env
     pbm_env.reply(mails["alice@example.org"], "Good luck!\n")   # a turn mail wants a move
     [error] = pbm_env.replies()
     assert error["To"] == "alice@example.org" and "was not carried out" in flat(error)
+
+
+def test_status_puts_the_summary_before_the_record_and_a_declined_game_shows_no_board(
+        pbm_env: PbmEnv) -> None:
+    start(pbm_env)
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish propose")
+    pbm_env.replies()
+    pbm_env.mail("xiangqi status 101")
+    [status] = pbm_env.replies()
+    body = status.get_content()
+    assert body.index("Summary of Xiangqi Board 101") < body.index("Record:") < body.index("draw-offer by alice")
+    pbm_env.mail("xiangqi resign 101 bob Hunter22", sender="bob@example.org")
+    for mail in pbm_env.replies():
+        assert "bob has declined the challenge" in flat(mail)
+        assert "rR--rH" not in mail.get_content() and "A   B   C" not in mail.get_content()

@@ -272,6 +272,17 @@ def _token_reply(ctx: Context) -> None:
 
     def work() -> None:
         if found is None or found[0] not in games.served():
+            named = tokens.claimed(inbound.token)
+            if named and named[0] in games.served() and games.load(ctx.db, named[0], named[1]):
+                req.game = named[0]
+                board = find_board(ctx, named[0], named[1])
+                raise CommandError(f"The address you replied to, for {board.title} Board "
+                                   f"{board.number}, is not one this server gave out, or no longer "
+                                   f"works (it may have been changed on the way; the reply addresses "
+                                   f"of a player stop working when their password changes). Answer "
+                                   f"a newer mail of that game, or send the command in the subject, "
+                                   f"for example: {board.variant} move {board.number} USERID "
+                                   f"PASSWORD MOVE")
             raise CommandError("The address you replied to is not one this server gave out, or no "
                                "longer works (it may have been changed on the way; the reply "
                                "addresses of a player stop working when their password changes). "

@@ -20,7 +20,7 @@ def _admin(ctx: Context, req: Request) -> tuple[Board, str]:
     board = load_board(ctx, req.game, req.args[0])
     admin = authenticate(ctx, req.args[1], req.args[2])
     if admin not in (a.lower() for a in ctx.config.admins.users):
-        raise CommandError(f"{admin} is not an administrator of this server, so it cannot "
+        raise CommandError(f"{admin} is not an administrator of this server, so they cannot "
                            f"{req.verb} games.")
     require_active(board)
     return board, admin

@@ -109,7 +109,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None) -> dict:
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": rows,
         "width": width,
-        "board": shown.board(),
+        "board": "" if board.status == games.DECLINED else shown.board(),   # no game was played
     }
 
 

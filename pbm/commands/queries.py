@@ -99,10 +99,8 @@ def status(ctx: Context, req: Request) -> None:
         headline.append(f"Observed by {', '.join(watchers)}.")
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    if record:
-        headline += ["", "Record:", *record]
     ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
-               headline=headline, notes=[], comment=None, footer=[])
+               headline=headline, notes=[], comment=None, footer=[], record=record)
 
 
 def games_list(ctx: Context, req: Request) -> None:

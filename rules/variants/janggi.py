@@ -50,8 +50,8 @@ POINTS = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}
 HAN_BONUS = 1.5
 
 LEGEND = (
-    "c = Cho (moves first), h = Han.  K king, G guard (advisor), E elephant, H horse,",
-    "R chariot, C cannon, S soldier.",
+    "c = Cho (moves first), h = Han.  K king, G guard (advisor), E elephant,",
+    "H horse, R chariot, C cannon, S soldier.",
 )
 
 

@@ -1,0 +1,57 @@
+"""Every mail fits a classic mail window: no line over 78 characters (RFC 5322's recommendation),
+for every template, with every game.  The mails are real ones, made by commands through intake."""
+from __future__ import annotations
+
+import pytest
+from postoffice import PASSWORDS, PostOffice, text
+
+from pbm import games, replies
+
+LIMIT = 78
+# A first move of each game, from the start, in coordinates; and the second player's answer.
+OPENINGS = {"xiangqi": ("h3e3", "h10g8"), "janggi": ("a4a5", "a7a6"), "padwarqi": ("a4a5", "a7a6"),
+            "giqi": ("a2a3", "a7a6")}
+
+
+def test_the_openings_cover_every_game():
+    assert set(OPENINGS) == set(games.served())
+
+
+def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch):
+    rendered: set[str] = set()
+    real = replies.render
+    monkeypatch.setattr(replies, "render", lambda name, /, **v: rendered.add(name) or real(name, **v))
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob", "carol", "root")
+    mails = post.send("help") + post.send("help multiple") + post.send("help reply") + \
+        post.send("help move") + post.send("list") + post.send("nonsense words")
+    for number, game in enumerate(games.served(), start=101):
+        first, second = OPENINGS[game]
+        mails += post.send(f"{game} help")
+        mails += post.send(f"{game} challenge alice bob", sender="alice@example.org")
+        board = 101
+        for user, move in (("alice", first), ("bob", second)):
+            mails += post.send(f"{game} move {board} {user} {PASSWORDS[user]} {move}", "A comment.",
+                               sender=f"{user}@example.org")
+        mails += post.send(f"{game} move {board} alice {PASSWORDS['alice']} z9z9")
+        mails += post.send(f"{game} queue {board} bob {PASSWORDS['bob']} {second}", sender="bob@example.org")
+        mails += post.send(f"{game} chat {board} bob {PASSWORDS['bob']}", "Nice.", sender="bob@example.org")
+        mails += post.send(f"{game} subscribe {board} carol {PASSWORDS['carol']}", sender="carol@example.org")
+        mails += post.send(f"{game} show {board}") + post.send(f"{game} status {board}")
+        mails += post.send(f"{game} games") + post.send(f"{game} history")
+        mails += post.send(f"{game} resign {board} alice {PASSWORDS['alice']}")
+        mails += post.send(f"{game} standings")
+    mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
+    monkeypatch.setattr(replies, "has_template", lambda name: False)    # the page of a game
+    for game in games.served():                                         # without its own help
+        mails += post.send(f"{game} help")
+    assert rendered >= {path.name for path in _templates()} - {"game_commands.j2"} - \
+        {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in games.served()}
+    long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
+            if len(line) > LIMIT and not line.strip().startswith("https://")]
+    assert not long, "\n".join(f"{subject}: {line!r} ({len(line)})" for subject, line in long)
+
+
+def _templates():
+    from importlib import resources
+    return [entry for entry in resources.files("mail_templates").iterdir() if entry.name.endswith(".j2")]
