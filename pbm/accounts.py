@@ -19,11 +19,11 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from pbm.store import timestamp
+from pbm.store import parse_timestamp, timestamp
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MAX_ADDRESSES = 5
@@ -37,7 +37,7 @@ _ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[a-z0-9-]+(\.[a-z0-9-]+)+")
 RESERVED = frozenset("""active inactive next all draw help multiple list signup signoff change
     address password move board mvoe moveq qmove queue resign setup preview show status games
     history standings chat subscribe unsubscribe challenge adjudicate forfeit cancel
-    accept propose reject undo pass clear rated unrated off record player seek seeks vacation
+    accept propose reject undo pass clear rated unrated off record player seek seeks vacation reset set
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
@@ -169,6 +169,45 @@ def set_password(db: sqlite_utils.Database, user_id: str, password: str) -> None
     old game mails may be who the player is shutting out."""
     db.execute("UPDATE users SET password = ?, token_epoch = token_epoch + 1 WHERE id = ?",
                [hash_password(password), user_id])
+
+
+RESET_VALIDITY = timedelta(hours=1)
+RESET_INTERVAL = timedelta(minutes=15)    # at most one code per user in this time
+
+
+def addresses(db: sqlite_utils.Database, user_id: str) -> list[str]:
+    """The user's registered addresses, the main one first."""
+    return [row[0] for row in db.execute("SELECT address FROM addresses WHERE user_id = ? ORDER BY "
+                                         "position", [user_id])]
+
+
+def issue_reset_code(db: sqlite_utils.Database, secret: bytes, user_id: str, now: datetime,
+                     force: bool = False) -> str | None:
+    """A new one-time code for `user_id` (replacing an older one), or None if one was issued less
+    than RESET_INTERVAL ago (unless `force`: an administrator)."""
+    row = db.execute("SELECT issued_at FROM reset_codes WHERE user_id = ?", [user_id]).fetchone()
+    if row and not force and parse_timestamp(row[0]) > now - RESET_INTERVAL:
+        return None
+    code = base64.b32encode(os.urandom(10)).decode().lower()       # 16 characters, 80 bits
+    db.execute("INSERT OR REPLACE INTO reset_codes (user_id, code, issued_at, expires_at) "
+               "VALUES (?, ?, ?, ?)", [user_id, _code_mac(secret, user_id, code), timestamp(now),
+                                       timestamp(now + RESET_VALIDITY)])
+    return code
+
+
+def use_reset_code(db: sqlite_utils.Database, secret: bytes, user_id: str, code: str,
+                   now: datetime) -> bool:
+    """Whether `code` is the user's current, unexpired code; a right one is used up."""
+    row = db.execute("SELECT code, expires_at FROM reset_codes WHERE user_id = ?", [user_id]).fetchone()
+    if row is None or parse_timestamp(row[1]) <= now or \
+            not hmac.compare_digest(row[0], _code_mac(secret, user_id, code.strip().lower())):
+        return False
+    db.execute("DELETE FROM reset_codes WHERE user_id = ?", [user_id])
+    return True
+
+
+def _code_mac(secret: bytes, user_id: str, code: str) -> str:
+    return hmac.new(secret, f"reset:{user_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
 def token_epoch(db: sqlite_utils.Database, user_id: str) -> int:

@@ -1,4 +1,4 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, timers.
+"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     inbound.add_argument("action", choices=["failed", "retry"])
     inbound.add_argument("ids", nargs="*", type=int, metavar="ID", help="for retry: the messages to run")
     inbound.set_defaults(run=_inbound)
+
+    user = sub.add_parser("user", help="accounts: reset-password USERID prints a one-time code")
+    user.add_argument("action", choices=["reset-password"])
+    user.add_argument("user_id", metavar="USERID")
+    user.set_defaults(run=_user)
 
     timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
     timers.set_defaults(run=_timers)
@@ -184,6 +189,27 @@ def _inbound(config: Config, args: argparse.Namespace) -> int:
         print(f"inbound {inbound_id}: processed, {len(result.outbox_ids)} replies queued")
         outbox.send_due(db, config, ids=result.outbox_ids)
     return status
+
+
+def _user(config: Config, args: argparse.Namespace) -> int:
+    """An administrator resets a password: a one-time code for the player, who sets a new password
+    with it by mail (the code is printed here, for a player who cannot get mail at their address)."""
+    from datetime import datetime, timezone
+
+    from pbm import accounts
+    from pbm.store import open_db, transaction
+
+    db = open_db(config)
+    user = accounts.get(db, args.user_id)
+    if user is None or user.closed:
+        print(f"pbm: there is no user {args.user_id}", file=sys.stderr)
+        return EX_USAGE
+    with transaction(db):
+        code = accounts.issue_reset_code(db, config.secret, user.id, datetime.now(timezone.utc), force=True)
+    print(f"One-time code for {user.id}, valid for an hour: {code}\n"
+          f"The player sets a new password by mailing the subject:\n"
+          f"    password set {user.id} {code} NEWPASSWORD")
+    return EX_OK
 
 
 def _timers(config: Config, args: argparse.Namespace) -> int:

@@ -164,6 +164,14 @@ CREATE INDEX password_failures_subject ON password_failures (subject, at);
 
 ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
 
+-- A forgotten password: one code per user at a time, mailed to the user's registered addresses.
+CREATE TABLE reset_codes (
+    user_id TEXT PRIMARY KEY REFERENCES users(id),
+    code TEXT NOT NULL,                 -- HMAC of the code under the server secret, never the code
+    issued_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+) WITHOUT ROWID;
+
 -- 0: raw as received; 1: passwords masked (once processed); 2: purged to the header after retention
 ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX inbound_unpurged ON inbound (received_at) WHERE redacted < 2;

@@ -1,14 +1,20 @@
-"""Server commands about accounts: signup, change password, change address, signoff.
+"""Server commands about accounts: signup, change password, change address, signoff, and the
+forgotten password (password reset, password set).
 
 Decisions (the spec is silent): a user id is never reused, so old game records keep their meaning;
 signoff is refused while the user still plays a running game (nothing is lost by accident); mail
 goes to the first address given, every listed address is accepted as the user's; addresses are
-not confirmed by mail (as in pbmserv).
+not confirmed by mail (as in pbmserv).  A forgotten password: `password reset USERID` mails a
+one-time code (an hour, single use) to every registered address of the user, at most one per 15
+minutes -- a request inside that time is recorded but not answered, so that nobody can fill a
+player's mailbox; `password set USERID CODE NEW` then sets the new password, a wrong code counting
+as a wrong password for the guessing limit (pbm.guard).  Any new password revokes the user's reply
+tokens, and every registered address is told that it changed.
 """
 from __future__ import annotations
 
-from pbm import accounts, games
-from pbm.commands.base import CommandError, Context, authenticate
+from pbm import accounts, games, replies
+from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
 
 
@@ -36,9 +42,57 @@ def change_password(ctx: Context, req: Request) -> None:
     if problem:
         raise CommandError(f"The new password cannot be used: {problem}.")
     accounts.set_password(ctx.db, user_id, new)
-    ctx.answer(f"{ctx.config.server.name}: password changed for {user_id}", "account.j2",
-               lines=[f"The password of {user_id} has been changed.",
-                      "Use the new one from now on; the old one no longer works."])
+    _password_changed(ctx, user_id)
+
+
+def reset_password(ctx: Context, req: Request) -> None:
+    user = accounts.get(ctx.db, req.args[0])
+    if user is None or user.closed:
+        raise CommandError("The user id in your command is not registered here (send \"help "
+                           "password reset\" for the form of the command).")
+    req.safe.add(req.args[0])
+    code = accounts.issue_reset_code(ctx.db, ctx.config.secret, user.id, ctx.now)
+    if code is None:
+        raise Unanswered("a code was mailed less than 15 minutes ago")
+    mailed = accounts.addresses(ctx.db, user.id)
+    name = ctx.config.server.name
+    for address in mailed:
+        ctx.out.append(replies.notify(address, f"{name}: password reset code for {user.id}", replies.render(
+            "account.j2", lines=[f"Someone (you, we hope) asked to reset the password of {user.id}.",
+                                 "To set a new password, send the subject", "",
+                                 f"    password set {user.id} {code} NEWPASSWORD", "",
+                                 "within an hour; the code works once. If you did not ask for it, "
+                                 "ignore this mail:", "your password stays as it is."])))
+    if ctx.inbound.sender.lower() not in mailed:
+        ctx.answer(f"{name}: password reset for {user.id}", "account.j2",
+                   lines=[f"A one-time code was mailed to the registered addresses of {user.id}.",
+                          "It works for an hour."])
+
+
+def set_forgotten_password(ctx: Context, req: Request) -> None:
+    user_word, code, new = req.args
+    user_id = prove(ctx, user_word, lambda user: accounts.use_reset_code(
+        ctx.db, ctx.config.secret, user.id, code, ctx.now),
+        "That is not the code mailed for {user}, or it has expired (a code works once, for an "
+        "hour). Ask for a new one with: password reset {user}")
+    problem = accounts.password_problem(new, user_id)
+    if problem:
+        raise CommandError(f"The new password cannot be used: {problem}. The code still works.")
+    accounts.set_password(ctx.db, user_id, new)
+    _password_changed(ctx, user_id)
+
+
+def _password_changed(ctx: Context, user_id: str) -> None:
+    """Confirm to the sender, and tell every registered address (the change may not be theirs)."""
+    name = ctx.config.server.name
+    lines = [f"The password of {user_id} has been changed.",
+             "Use the new one from now on; the old one no longer works, and neither do the reply",
+             "addresses of game mails sent before: answer newer ones."]
+    ctx.answer(f"{name}: password changed for {user_id}", "account.j2", lines=lines)
+    for address in accounts.addresses(ctx.db, user_id):
+        if address != ctx.inbound.sender.lower():
+            ctx.out.append(replies.notify(address, f"{name}: password changed for {user_id}",
+                                          replies.render("account.j2", lines=lines)))
 
 
 def change_address(ctx: Context, req: Request) -> None:

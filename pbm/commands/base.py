@@ -91,6 +91,16 @@ class Command:
 def authenticate(ctx: Context, user_word: str, password: str) -> str:
     """The user id, once `password` is right for it; else CommandError (Unanswered while the
     guessing limit holds: see pbm.guard)."""
+    return prove(ctx, user_word, lambda user: accounts.verify_password(password, user.password),
+                 f"Invalid password for {{user}}. Passwords are case-sensitive. If you have forgotten "
+                 f"it, send: password reset {{user}}")
+
+
+def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
+    """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
+    right; else CommandError(`wrong` with {user} filled in), every failure counted by the guessing
+    limit (pbm.guard), which refuses unanswered while it holds -- but never to the user's own
+    address."""
     sender = ctx.inbound.sender if ctx.inbound else ""
     user = accounts.get(ctx.db, user_word)
     counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
@@ -108,15 +118,14 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
         ctx.request.safe.add(user_word)
     if user.closed:
         raise CommandError(f"{user.id} has signed off; that account can no longer be used.")
-    if not accounts.verify_password(password, user.password):
+    if not right(user):
         ctx.failures += counted
         until = None if own else guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
         later = (f" There have been too many wrong passwords for {user.id} or from your address: "
                  f"commands with a password from it are refused, unanswered, until "
                  f"{until:%Y-%m-%d %H:%M} UTC (always accepted from {user.id}'s registered "
                  f"addresses).") if until else ""
-        raise CommandError(f"Invalid password for {user.id}. Passwords are case-sensitive. "
-                           f"If you have forgotten it, ask the administrators.{later}")
+        raise CommandError(wrong.format(user=user.id) + later)
     if ctx.request:
         ctx.request.trusted = True
     ctx.actor = user.id

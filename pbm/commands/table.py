@@ -70,6 +70,11 @@ COMMANDS: list[Command] = [
                     "first, commands are accepted from all."),
     Command("change password", "USERID OLD NEW", "set a new password", account.change_password,
             game=False, min_args=3, max_args=3, passwords=(1, 2)),
+    Command("password reset", "USERID", "forgot your password? a one-time code is mailed to your "
+            "addresses", account.reset_password, game=False, min_args=1, max_args=1),
+    Command("password set", "USERID CODE NEWPASSWORD", "set a new password with the code "
+            "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
+            max_args=3, passwords=(1, 2), checks_password=False),
     Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
     Command("signoff", "USERID PASSWORD", "close your account (finish or resign your games first)",
