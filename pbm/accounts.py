@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import os
 import re
 import threading
@@ -210,6 +211,25 @@ def _code_mac(secret: bytes, user_id: str, code: str) -> str:
     return hmac.new(secret, f"reset:{user_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
+# What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
+PREFERENCES = {
+    "board": ("own", "red", "off"),     # own: from your side; red: the first player's side; off: none
+    "notation": ("both", "coordinates", "wxf"),     # the move list: coordinates, WXF, or both
+}
+
+
+def preferences(db: sqlite_utils.Database, user_id: str) -> dict[str, str]:
+    """Every preference of the user, defaults filled in."""
+    row = db.execute("SELECT preferences FROM users WHERE id = ?", [user_id]).fetchone()
+    chosen = json.loads(row[0]) if row else {}
+    return {name: chosen.get(name, values[0]) for name, values in PREFERENCES.items()}
+
+
+def set_preferences(db: sqlite_utils.Database, user_id: str, chosen: dict[str, str]) -> None:
+    db.execute("UPDATE users SET preferences = ? WHERE id = ?",
+               [json.dumps({**preferences(db, user_id), **chosen}, sort_keys=True), user_id])
+
+
 def token_epoch(db: sqlite_utils.Database, user_id: str) -> int:
     row = db.execute("SELECT token_epoch FROM users WHERE id = ?", [user_id]).fetchone()
     return row[0] if row else 0
@@ -235,6 +255,13 @@ def mail_address(db: sqlite_utils.Database, user_id: str) -> str | None:
     row = db.execute("SELECT address FROM addresses WHERE user_id = ? AND position = 0",
                      [user_id]).fetchone()
     return row[0] if row else None
+
+
+def user_of_address(db: sqlite_utils.Database, address: str, among: tuple[str, ...] = ()) -> str | None:
+    """The user the address belongs to, preferring one of `among` (an address may serve several)."""
+    users = [row[0] for row in db.execute("SELECT user_id FROM addresses WHERE address = ? ORDER BY "
+                                          "position, user_id", [address.lower()])]
+    return next((u for u in users if u in among), users[0] if users else None)
 
 
 def owns_address(db: sqlite_utils.Database, user_id: str, address: str) -> bool:

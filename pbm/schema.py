@@ -163,6 +163,7 @@ CREATE TABLE password_failures (
 CREATE INDEX password_failures_subject ON password_failures (subject, at);
 
 ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
+ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';  -- JSON, see pbm.accounts
 
 -- A forgotten password: one code per user at a time, mailed to the user's registered addresses.
 CREATE TABLE reset_codes (

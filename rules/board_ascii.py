@@ -3,14 +3,26 @@
 Point (file f) sits at column 5 + 4f; a piece is its colour letter and pbmserv letter, written over the
 point and the column before it.  Rank labels stand on both sides, files on top and bottom, the drawn
 diagonals of the variant appear between the ranks, and a river row where the variant has one; the
-variant's legend (what the letters mean) follows the board.
+variant's legend (what the letters mean) follows the board.  `turned` draws it from the second
+player's side: rotated half a turn, so that their pieces stand at the bottom (the letters and labels
+stay upright).
 """
 from __future__ import annotations
 
 from rules.position import Position
 
 
-def _rank_line(pos: Position, rank: int) -> str:
+def _files(v, turned: bool) -> list[int]:
+    """The files from left to right as drawn."""
+    return list(range(v.width - 1, -1, -1)) if turned else list(range(v.width))
+
+
+def _ranks(v, turned: bool) -> list[int]:
+    """The ranks from top to bottom as drawn."""
+    return list(range(v.height)) if turned else list(range(v.height - 1, -1, -1))
+
+
+def _rank_line(pos: Position, rank: int, turned: bool) -> str:
     v = pos.t.variant
     width = 5 + 4 * (v.width - 1) + 1
     row = [" "] * width
@@ -18,11 +30,11 @@ def _rank_line(pos: Position, rank: int) -> str:
         row[5 + 4 * f] = "+"
         if f < v.width - 1:
             row[6 + 4 * f:9 + 4 * f] = "---"
-    for f in range(v.width):
+    for column, f in enumerate(_files(v, turned)):
         code = pos.board[rank * v.width + f]
         if code:
-            row[4 + 4 * f] = v.colour_prefix[code & 1]
-            row[5 + 4 * f] = pos.t.piece_type(code).board_letter
+            row[4 + 4 * column] = v.colour_prefix[code & 1]
+            row[5 + 4 * column] = pos.t.piece_type(code).board_letter
     label = str(rank + 1).rjust(2)
     line = f"{label}  {''.join(row[4:])} {label}"
     if rank == v.height - 1:
@@ -32,8 +44,9 @@ def _rank_line(pos: Position, rank: int) -> str:
     return line
 
 
-def _between_line(pos: Position, upper: int) -> str:
-    """The row of `|` (and diagonal strokes) between rank `upper` and the rank below it."""
+def _between_line(pos: Position, upper: int, turned: bool) -> str:
+    """The row of `|` (and diagonal strokes) between rank `upper` and rank `upper - 1` (drawn below
+    it, or above it when `turned`: a stroke turned half round keeps its slant)."""
     v = pos.t.variant
     if v.river_after_rank is not None and upper == v.river_after_rank + 1:
         inner = 4 * (v.width - 1) - 1
@@ -46,22 +59,23 @@ def _between_line(pos: Position, upper: int) -> str:
             if {r1, r2} != {upper, upper - 1}:
                 continue
             (fu, _), (fl, _) = ((f1, r1), (f2, r2)) if r1 == upper else ((f2, r2), (f1, r1))
-            row[7 + 4 * min(fu, fl)] = "\\" if fu < fl else "/"
+            left = v.width - 1 - max(fu, fl) if turned else min(fu, fl)
+            row[7 + 4 * left] = "\\" if fu < fl else "/"
     return "".join(row).rstrip()
 
 
-def _squares(pos: Position) -> list[str]:
+def _squares(pos: Position, turned: bool) -> list[str]:
     """A board of squares (Gi-Qi-Game): each cell is a river mark (* strong, ~ weak, on the river
     rank only), the colour letter, the piece letter and + for a promoted piece."""
     v, t = pos.t.variant, pos.t
-    files = "      " + "    ".join(chr(ord("A") + f) for f in range(v.width))
+    files = "      " + "    ".join(chr(ord("A") + f) for f in _files(v, turned))
     rule = "   " + "+----" * v.width + "+"
     crossed = v.regions.get("crossed")
     river = v.height // 2
     lines = [files, rule]
-    for rank in range(v.height - 1, -1, -1):
+    for rank in _ranks(v, turned):
         cells = []
-        for f in range(v.width):
+        for f in _files(v, turned):
             mark = " "
             if rank == river and crossed is not None:
                 mark = "*" if crossed.contains(f, rank, 0, v.height) else "~"
@@ -87,19 +101,20 @@ def _squares(pos: Position) -> list[str]:
     return lines
 
 
-def render(pos: Position) -> str:
+def render(pos: Position, turned: bool = False) -> str:
     v = pos.t.variant
     if v.board_style == "squares":
-        lines = _squares(pos)
+        lines = _squares(pos, turned)
         if v.legend:
             lines += ["", *v.legend]
         return "\n".join(lines) + "\n"
-    files = "     " + "   ".join(chr(ord("A") + f) for f in range(v.width))
+    files = "     " + "   ".join(chr(ord("A") + f) for f in _files(v, turned))
     lines = [files, ""]
-    for rank in range(v.height - 1, -1, -1):
-        lines.append(_rank_line(pos, rank))
-        if rank:
-            lines.append(_between_line(pos, rank))
+    ranks = _ranks(v, turned)
+    for rank, below in zip(ranks, ranks[1:] + [None]):
+        lines.append(_rank_line(pos, rank, turned))
+        if below is not None:
+            lines.append(_between_line(pos, max(rank, below), turned))
     lines += ["", files]
     if v.legend:
         lines += ["", *v.legend]

@@ -171,8 +171,9 @@ class Game:
         """The kings face each other and the side to move must break the facing or pass (bikjang)."""
         return self.variant.facing_must_break and self.position.kings_face()
 
-    def board(self) -> str:
-        return render(self.position)
+    def board(self, turned: bool = False) -> str:
+        """The pbmserv ASCII board; `turned`: from the second player's side."""
+        return render(self.position, turned)
 
     def _legal_moves(self) -> list[Move]:
         if self._legal is None:

@@ -34,9 +34,9 @@ def play_game(pbm_env, params: str, moves: list[str]) -> dict:
         mails = by_recipient(pbm_env.replies())
         assert set(mails) == {player("alice"), player("bob")}, (move, [m["Subject"] for m in mails.values()])
         if move == "e1c1":
-            assert " 1 |    |    | wK | wL |" in text(mails[player("bob")])
+            assert " 1 |    |    | wK | wL |" in text(mails[player("alice")])
         if move == "e6g7+":
-            assert "| wN+|" in text(mails[player("bob")])
+            assert "| wN+|" in text(mails[player("alice")])
     return mails
 
 

@@ -62,8 +62,11 @@ def test_a_whole_janggi_game_with_setups_and_a_pass_over_smtp(pbm_env, pbm_serve
     for mail in mails.values():
         assert "bob (Han) chose the setup left, 상마상마 (sang-ma-sang-ma), EHEH from Han's left." \
             in flat(mail)
-        assert "10  hR--hH--hE--hG---+--hG--hH--hE--hR 10   Han" in text(mail)
         assert "It is bob's turn." in text(mail)
+    assert "10  hR--hH--hE--hG---+--hG--hH--hE--hR 10   Han" in text(mails[player("alice")])
+    # bob's board is drawn from his side, turned: files from I to A, his pieces at the bottom
+    assert "10  hR--hE--hH--hG---+--hG--hE--hH--hR 10   Han" in text(mails[player("bob")])
+    assert text(mails[player("bob")]).index(" 1  cR") < text(mails[player("bob")]).index("10  hR")
     latest = mails
 
     [error] = send("alice", f"janggi setup 101 alice {PASSWORDS['alice']} inner", 1).values()

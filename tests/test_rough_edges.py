@@ -93,3 +93,28 @@ def test_status_puts_the_summary_before_the_record_and_a_declined_game_shows_no_
     for mail in pbm_env.replies():
         assert "bob has declined the challenge" in flat(mail)
         assert "rR--rH" not in mail.get_content() and "A   B   C" not in mail.get_content()
+
+
+def test_each_board_is_drawn_from_its_readers_side_as_their_preferences_say(pbm_env: PbmEnv) -> None:
+    mails = start(pbm_env)
+    red, black = mails["alice@example.org"].get_content(), mails["bob@example.org"].get_content()
+    assert red.index("10  bR") < red.index(" 1  rR")            # Red at the bottom for alice
+    assert black.index(" 1  rR") < black.index("10  bR")        # turned for bob: Black at the bottom
+    assert "     I   H   G   F   E   D   C   B   A" in black
+
+    pbm_env.mail("set bob Hunter22 board=red notation=coordinates", sender="bob@example.org")
+    [done] = pbm_env.replies()
+    assert "board=red" in flat(done) and "notation=coordinates" in flat(done)
+    pbm_env.mail("set bob Hunter22 board=sideways", sender="bob@example.org")
+    [error] = pbm_env.replies()
+    assert "board=sideways is not a preference. The preferences are: board=own|red|off" in flat(error)
+    pbm_env.mail("set alice Sw0rdfish board=off")
+    pbm_env.replies()
+    pbm_env.mail("xiangqi move 101 alice Sw0rdfish h3e3")
+    mails = {m["To"]: m.get_content() for m in pbm_env.replies()}
+    assert mails["bob@example.org"].index("10  bR") < mails["bob@example.org"].index(" 1  rR")
+    assert "  1. h3e3\n" in mails["bob@example.org"] and "C2=5" not in mails["bob@example.org"].split("Summary")[1]
+    assert "rR--rH" not in mails["alice@example.org"] and "1. h3e3   C2=5" in mails["alice@example.org"]
+    pbm_env.mail("xiangqi show 101", sender="bob@example.org")      # a query, as its sender likes it
+    [shown] = pbm_env.replies()
+    assert shown.get_content().index("10  bR") < shown.get_content().index(" 1  rR")

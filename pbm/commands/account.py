@@ -86,13 +86,34 @@ def _password_changed(ctx: Context, user_id: str) -> None:
     """Confirm to the sender, and tell every registered address (the change may not be theirs)."""
     name = ctx.config.server.name
     lines = [f"The password of {user_id} has been changed.",
-             "Use the new one from now on; the old one no longer works, and neither do the reply",
+             "Use the new one from now on; the old one no longer works, nor do the reply",
              "addresses of game mails sent before: answer newer ones."]
     ctx.answer(f"{name}: password changed for {user_id}", "account.j2", lines=lines)
     for address in accounts.addresses(ctx.db, user_id):
         if address != ctx.inbound.sender.lower():
             ctx.out.append(replies.notify(address, f"{name}: password changed for {user_id}",
                                           replies.render("account.j2", lines=lines)))
+
+
+def set_preferences(ctx: Context, req: Request) -> None:
+    user_word, password, *settings = req.args
+    user_id = authenticate(ctx, user_word, password)
+    chosen = {}
+    for setting in settings:
+        name, _, value = setting.lower().partition("=")
+        values = accounts.PREFERENCES.get(name)
+        if values is None or value not in values:
+            known = "; ".join(f"{n}={'|'.join(v)}" for n, v in accounts.PREFERENCES.items())
+            raise CommandError(f"{setting} is not a preference. The preferences are: {known} "
+                               f"(the first value of each is the default).")
+        chosen[name] = value
+    accounts.set_preferences(ctx.db, user_id, chosen)
+    now = accounts.preferences(ctx.db, user_id)
+    ctx.answer(f"{ctx.config.server.name}: preferences of {user_id}", "account.j2",
+               lines=[f"The preferences of {user_id} are now:", "",
+                      *(f"    {name}={value}" for name, value in now.items()), "",
+                      "board: own draws each board from your side, red from the first player's,",
+                      "off leaves it out; notation: the move list in coordinates, WXF or both."])
 
 
 def change_address(ctx: Context, req: Request) -> None:

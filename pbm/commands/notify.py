@@ -70,18 +70,22 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
     return [f"Draw ({board.reason})."]
 
 
-def move_list(board: Board, sides: tuple[str, str], upto: int | None = None) -> list[tuple[str, str]]:
-    """The rows of the move list under a header row: one column per player, global move numbers."""
+def move_list(board: Board, sides: tuple[str, str], upto: int | None = None,
+              notation: str = "both") -> list[tuple[str, str]]:
+    """The rows of the move list under a header row: one column per player, global move numbers;
+    the moves in coordinates, the game's notation, or `both` (a player's preference)."""
     header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
-    cells = [f"{ply:>3}. {_move_cell(m)}{' (Auto)' if m.auto else ''}"
+    cells = [f"{ply:>3}. {_move_cell(m, notation)}{' (Auto)' if m.auto else ''}"
              for ply, m in enumerate(board.moves[:upto], start=1)]
     rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
     return [(f"     {header[0]}", header[1])] + rows if rows else []
 
 
-def _move_cell(m: games.PlayedMove) -> str:
+def _move_cell(m: games.PlayedMove, notation: str) -> str:
     """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them."""
-    return m.move if m.notation == m.move else f"{m.move:<6} {m.notation}"
+    if m.notation == m.move or notation == "coordinates":
+        return m.move
+    return m.notation if notation == "wxf" else f"{m.move:<6} {m.notation}"
 
 
 def played(move: str, notation: str) -> str:
@@ -95,11 +99,15 @@ def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
     return names if board.first_turn == "w" else (names[1], names[0])
 
 
-def summary(board: Board, game: rules.Game, *, upto: int | None = None) -> dict:
-    """The template values every game mail shares (the board and move list after `upto` moves)."""
+def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: str | None = None,
+            prefs: dict[str, str] | None = None) -> dict:
+    """The template values of a game mail (the board and move list after `upto` moves) for
+    `viewer`, as their preferences want them: by default the board from their own side."""
     shown = game if upto is None else game.at(upto)
     sides = player_sides(board, game)
-    rows = move_list(board, sides, upto)
+    prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
+    rows = move_list(board, sides, upto, prefs["notation"])
+    turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
     width = max((len(left) for left, _ in rows), default=0)
     return {
         "title": board.title,
@@ -109,8 +117,15 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None) -> dict:
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": rows,
         "width": width,
-        "board": "" if board.status == games.DECLINED else shown.board(),   # no game was played
+        "board": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board(turned),
     }
+
+
+def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = None) -> dict:
+    """`summary` for whoever sent the query: as the user the sender's address belongs to likes it."""
+    user = accounts.user_of_address(ctx.db, ctx.inbound.sender, board.players) if ctx.inbound else None
+    return summary(board, game, upto=upto, viewer=user,
+                   prefs=accounts.preferences(ctx.db, user) if user else None)
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
@@ -118,7 +133,6 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
                 new: bool = False, recipients: list[str] | None = None) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
     else concerned: by default both players and the observers."""
-    values = summary(board, game)
     text = ctx.mask(ctx.comment.strip()) if actor else ""
     root = thread(ctx, board)
     notes = notes or {}
@@ -126,7 +140,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     if actor is not None and ctx.inbound is not None:
         ctx.out.append(replies.answer(
             ctx.inbound, subject(board, new=new),
-            _body(board, game, values, headline, notes, actor, None, actor in observers),
+            _body(ctx, board, game, headline, notes, actor, None, actor in observers),
             root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None,
             kind=_kind(board, actor)))
     if recipients is None:
@@ -140,7 +154,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         attached = {"author": actor, "text": text} if text else None
         ctx.out.append(replies.notify(
             address, subject(board, new=new, comment=bool(attached)),
-            _body(board, game, values, headline, notes, user, attached, user in observers), root=root,
+            _body(ctx, board, game, headline, notes, user, attached, user in observers), root=root,
             reply_to=reply_address(ctx, board, user) if user in board.players else None,
             kind=_kind(board, user)))
 
@@ -176,8 +190,9 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     return sent
 
 
-def _body(board: Board, game: rules.Game, values: dict, headline: list[str],
+def _body(ctx: Context, board: Board, game: rules.Game, headline: list[str],
           notes: dict[str, list[str]], user: str, attached: dict | None, observing: bool) -> str:
+    values = summary(board, game, viewer=user, prefs=accounts.preferences(ctx.db, user))
     return replies.render("board.j2", **values, headline=headline, notes=notes.get(user, []),
                           comment=attached, footer=footer(board, game, user, observing))
 

@@ -79,7 +79,7 @@ def _show(ctx: Context, board: Board, ply: int | None) -> None:
     if ply is not None and ply > board.ply:
         raise CommandError(f"{board.title} Board {board.number} has {board.ply} moves so far, so there "
                            f"is no position after move {ply}.")
-    values = notify.summary(board, game, upto=ply)
+    values = notify.for_sender(ctx, board, game, upto=ply)
     ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
                footer=[])
 
@@ -159,7 +159,7 @@ def preview(ctx: Context, req: Request) -> None:
     else:
         mover = board.player_of(game.turn)
         outcome = f"it would be {mover}'s turn" + (f", and {mover} would be in check" if game.in_check() else "")
-    values = notify.summary(board, game)
+    values = notify.for_sender(ctx, board, game)
     values["status"] = [f"Preview only, nothing was saved: after {' '.join(played)} {outcome}."]
     values["moves"] = []
     ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],

@@ -75,6 +75,13 @@ COMMANDS: list[Command] = [
     Command("password set", "USERID CODE NEWPASSWORD", "set a new password with the code "
             "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
+    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off, "
+            "notation=both|coordinates|wxf", account.set_preferences, game=False, min_args=3,
+            max_args=4, passwords=(1,),
+            details="board=own (the default) draws every board from your own side, Black's "
+                    "turned; board=red always from the first player's side; board=off leaves the "
+                    "board out of game mails. notation=both (the default) lists moves in "
+                    "coordinates and, where the game has it, WXF; coordinates or wxf only one."),
     Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
     Command("signoff", "USERID PASSWORD", "close your account (finish or resign your games first)",
