@@ -263,7 +263,17 @@ def _claimant_gone(claimant: str, mine: str) -> bool:
         return True
     except PermissionError:
         pass
-    return False
+    return _zombie(int(pid))
+
+
+def _zombie(pid: int) -> bool:
+    """A killed process nobody reaped (in a container whose first process does not reap orphans)
+    still answers kill(pid, 0): Linux shows it as state Z."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _claim(db: sqlite_utils.Database, write: Write, claimant: str, config: Config,

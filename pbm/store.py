@@ -31,8 +31,12 @@ def open_db(config: Config) -> sqlite_utils.Database:
     data_dir = config.storage.data_dir
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     # Created 0600 whatever the umask (it holds password hashes); SQLite gives its -wal and -shm
-    # files the database file's mode.
-    os.close(os.open(data_dir / DB_NAME, os.O_WRONLY | os.O_CREAT, 0o600))
+    # files the database file's mode.  Only when it does not exist: closing a descriptor of the
+    # file would drop the POSIX locks every connection of this process holds on it.
+    try:
+        os.close(os.open(data_dir / DB_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
     # isolation_level=None: no implicit transactions; `transaction()` says where they are.
     conn = sqlite3.connect(data_dir / DB_NAME, timeout=config.storage.busy_timeout, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")

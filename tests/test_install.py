@@ -2,6 +2,7 @@
 under a running server (README's test command does, in the same environment) does not break it."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sysconfig
@@ -33,9 +34,13 @@ def _environment(where: Path) -> Path:
     return where / "bin" / "python"
 
 
+# the new environment's own view: nothing of this checkout on the path
+CLEAN = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "PBM_CONFIG")}
+
+
 def _pip(python: Path, *args: str) -> None:
     result = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", *args],
-                            capture_output=True, text=True, timeout=600)
+                            capture_output=True, text=True, timeout=600, env=CLEAN)
     if result.returncode and "Could not find a version" in result.stderr + result.stdout:
         pytest.skip(f"no package index to fetch the build backend from: {result.stderr[-300:]}")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -46,7 +51,7 @@ def test_a_reinstall_under_a_running_server_does_not_break_it(pbm_env, tmp_path)
     python = _environment(tmp_path / "env")
     _pip(python, str(source))                                  # a regular, non-editable install
     installed = subprocess.run([str(python), "-c", "import mail_templates; print(mail_templates.__file__)"],
-                               capture_output=True, text=True, cwd=tmp_path).stdout
+                               capture_output=True, text=True, cwd=tmp_path, env=CLEAN).stdout
     assert str(tmp_path / "env") in installed                  # not this checkout's
     server = pbm_env.start_server([str(python), "-m", "pbm"], PYTHONPATH="")
     server.command("alice@example.org", "signup alice apple7pie", 1)
