@@ -27,7 +27,7 @@ import socket
 import ssl
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from email.charset import QP, Charset
 from email.header import Header
@@ -53,12 +53,40 @@ def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing
     """Render and queue replies; call inside a transaction.  Returns the outbox ids."""
     ids, at = [], timestamp(now)
     for out in outgoing:
+        out = replace(out, to=wire_address(out.to))
         message_id, raw = render(config, out, now)
+        bouncing = is_bouncing(db, out.to)
         ids.append(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, raw, queued_at, "
-            "next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [inbound_id, message_id, out.to, out.subject, raw, at, at]).lastrowid)
+            "next_attempt_at, status, last_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [inbound_id, message_id, out.to, out.subject, raw, at, at,
+             "failed" if bouncing else "queued",
+             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times" if bouncing
+             else None]).lastrowid)
     return ids
+
+
+def wire_address(address: str) -> str:
+    """The address as it goes on the wire: an international domain in its ASCII (IDNA) form, so
+    that only a non-ASCII local part needs SMTPUTF8."""
+    local, at, domain = address.rpartition("@")
+    if not at or domain.isascii():
+        return address
+    try:
+        return f"{local}@{domain.encode('idna').decode('ascii')}"
+    except UnicodeError:
+        return address
+
+
+# --- bounces: an address the relay refused for good BOUNCING_AFTER times is skipped ---------------
+
+BOUNCING_AFTER = 3
+
+
+def is_bouncing(db: sqlite_utils.Database, address: str) -> bool:
+    row = db.execute("SELECT failures FROM bounces WHERE address = ?", [address.lower()]).fetchone()
+    return bool(row) and row[0] >= BOUNCING_AFTER
+
 
 
 def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
@@ -91,6 +119,7 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     }
     lines = [_header_line(name, value) for name, value in headers.items() if value]
     plain = out.body.isascii() and max(map(len, out.body.splitlines()), default=0) <= 998
+    international = not out.to.isascii()    # RFC 6532: the header holds UTF-8, sent with SMTPUTF8
     if plain:
         lines += _PLAIN_BODY_HEADERS
         body = out.body
@@ -99,13 +128,15 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
         body = _UTF8_QUOTED_PRINTABLE.body_encode(out.body)
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
     text = "\r\n".join(lines) + "\r\n\r\n" + body
-    return message_id, text.encode("ascii")
+    return message_id, text.encode("utf-8" if international else "ascii")
 
 
 def _header_line(name: str, value: str) -> str:
     """`Name: value`, folded (and RFC 2047-encoded if not ASCII) only where that is needed."""
     if "\r" in value or "\n" in value:
         raise ValueError(f"line break in the {name} header of a reply")
+    if name in ("To", "Reply-To") and not value.isascii():
+        return f"{name}: {value}"       # an address is never RFC 2047-encoded (RFC 6532 instead)
     if len(name) + 2 + len(value) <= _MAX_LINE and _UNFOLDED.fullmatch(value):
         return f"{name}: {value}"
     encode = not value.isascii() and name not in ("To", "Reply-To")   # addresses stay whole
@@ -191,8 +222,12 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir
             _mark_sent(write, claimant, handed_over, report)
             handed_over.clear()
 
+    held: set[str] = set()              # recipients with a row deferred in this batch
     try:
         for index, row in enumerate(rows):
+            if row["recipient"] in held:
+                _release(write, claimant, [row])
+                continue
             try:
                 transport.send(row)
             except _RelayUnavailable as e:
@@ -202,8 +237,9 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir
             except _Refused as e:
                 if e.temporary:
                     _retry_later(write, claimant, config, row, str(e), report)
+                    held.add(row["recipient"])
                 else:
-                    _give_up(write, claimant, row, str(e), report)
+                    _give_up(write, claimant, row, str(e), report, config=config)
                 continue
             handed_over.append(row)
             if not transport.idempotent:
@@ -304,11 +340,33 @@ def _claim_rows(db: sqlite_utils.Database, *, claimant: str, now: str, until: st
         f"SELECT id, claimed_by, claimed_until FROM outbox INDEXED BY outbox_due "
         f"WHERE status = 'sending' {only}", [*(ids or ())])
         if row["claimed_until"] <= now or _claimant_gone(row["claimed_by"], claimant)]
-    chosen = sorted(row["id"] for row in due + stale)[:BATCH]
+    chosen = _in_recipient_order(db, sorted(row["id"] for row in due + stale)[:BATCH])
     db.execute(f"UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_until = ?, "
                f"attempts = attempts + 1 WHERE id IN ({','.join('?' * len(chosen))})",
                [claimant, until, *chosen])
     return chosen
+
+
+def _in_recipient_order(db: sqlite_utils.Database, chosen: list[int]) -> list[int]:
+    """`chosen` without the rows that must wait for an older unsent reply to the same recipient
+    (one deferred by the relay, or claimed elsewhere): each recipient gets their replies in the
+    order they were queued, also after an outage."""
+    if not chosen:
+        return chosen
+    marks = ",".join("?" * len(chosen))
+    rows = db.execute(
+        f"SELECT c.id, c.recipient, EXISTS (SELECT 1 FROM outbox AS o INDEXED BY outbox_unsent "
+        f"WHERE o.recipient = c.recipient AND o.status IN ('queued', 'sending') AND o.id < c.id "
+        f"AND o.id NOT IN ({marks})) FROM outbox AS c WHERE c.id IN ({marks}) ORDER BY c.id",
+        [*chosen, *chosen]).fetchall()
+    waiting: set[str] = set()
+    kept = []
+    for row_id, recipient, blocked in rows:
+        if blocked or recipient in waiting:
+            waiting.add(recipient)
+        else:
+            kept.append(row_id)
+    return kept
 
 
 def _finish(write: Write, claimant: str, rows: list[dict], **changes: object) -> None:
@@ -347,10 +405,18 @@ def _retry_later(write: Write, claimant: str, config: Config, row: dict, reason:
                 delay, reason)
 
 
-def _give_up(write: Write, claimant: str, row: dict, reason: str, report: SendReport) -> None:
+def _give_up(write: Write, claimant: str, row: dict, reason: str, report: SendReport,
+             config: Config | None = None) -> None:
+    """The reply is failed for good.  When the relay refused it (`config` given: a 5xx), the
+    address counts a bounce, the administrators are told, and so is the player at their other
+    addresses (pbm.bounces)."""
     _finish(write, claimant, [row], status="failed", last_error=reason)
     report.failed += 1
     log.error("outbox %d failed for good: %s", row["id"], reason)
+    if config is not None:
+        from pbm import bounces
+        write(functools.partial(bounces.refused, config=config, row_id=row["id"],
+                                recipient=row["recipient"], subject=row["subject"], reason=reason))
 
 
 def _release(write: Write, claimant: str, rows: list[dict]) -> None:
@@ -474,8 +540,16 @@ class _Relay:
     def send(self, row: dict) -> None:
         if self.smtp is None:
             self.smtp = self._connect()
+        options = []
+        if not row["recipient"].isascii():
+            self.smtp.ehlo_or_helo_if_needed()
+            if not self.smtp.has_extn("smtputf8"):
+                raise _Refused("the address is not ASCII, and the relay does not offer SMTPUTF8 "
+                               "(RFC 6531), which it needs", temporary=False)
+            options = ["SMTPUTF8"]
         try:
-            self.smtp.sendmail(self.config.server.address, [row["recipient"]], row["raw"])
+            self.smtp.sendmail(self.config.server.address, [row["recipient"]], row["raw"],
+                               mail_options=options)
         # Order matters: every SMTPException is an OSError.
         except smtplib.SMTPRecipientsRefused as e:
             code, text = next(iter(e.recipients.values()))

@@ -173,6 +173,18 @@ CREATE TABLE reset_codes (
     expires_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- Per-recipient order in the outbox: a reply waits for the older unsent ones to its recipient.
+CREATE INDEX outbox_unsent ON outbox (recipient, id) WHERE status IN ('queued', 'sending');
+
+-- Addresses the relay refused for good (5xx): after 3 they are skipped (pbm.bounces).
+CREATE TABLE bounces (
+    address TEXT PRIMARY KEY,           -- lower case
+    failures INTEGER NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    last_error TEXT NOT NULL
+) WITHOUT ROWID;
+
 -- 0: raw as received; 1: passwords masked (once processed); 2: purged to the header after retention
 ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX inbound_unpurged ON inbound (received_at) WHERE redacted < 2;

@@ -22,16 +22,19 @@ RELAY_USER, RELAY_PASSWORD = "pbm-relay", "relay-Pa55word"
 
 class Relay:
     """A real SMTP server standing in for the smarthost.  `script` holds the answers to successive
-    DATA commands (None: accept)."""
+    DATA commands (None: accept); mail to the `refuse` addresses is refused for good."""
 
-    def __init__(self, port: int, tls: ssl.SSLContext | None = None, script: list | None = None):
+    def __init__(self, port: int, tls: ssl.SSLContext | None = None, script: list | None = None,
+                 smtputf8: bool = False, refuse: frozenset[str] = frozenset()):
         self.script = list(script or [])
+        self.refuse = refuse            # recipients answered 550 (unknown user), always
         self.attempts = 0
         self.accepted: list[tuple[str, list[str], bytes]] = []
         self.logins: list[bytes] = []
         options = dict(tls_context=tls, require_starttls=True, auth_required=True,
                        authenticator=self._authenticate) if tls else {}
-        self.controller = Controller(self, hostname="127.0.0.1", port=port, **options)
+        self.controller = Controller(self, hostname="127.0.0.1", port=port, enable_SMTPUTF8=smtputf8,
+                                     **options)
         self.controller.start()
 
     def _authenticate(self, server, session, envelope, mechanism, auth_data) -> AuthResult:
@@ -43,13 +46,17 @@ class Relay:
     async def handle_DATA(self, server, session, envelope) -> str:
         self.attempts += 1
         answer = self.script.pop(0) if self.script else None
+        if self.refuse & set(envelope.rcpt_tos):
+            answer = "550 5.1.1 No such user"
         if answer:
             return answer
         self.accepted.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
         return "250 2.0.0 queued"
 
     def stop(self) -> None:
-        self.controller.stop()
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
 
 
 @pytest.fixture(scope="session")

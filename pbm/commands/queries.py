@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import rules
 
-from pbm import accounts, games, ratings
+from pbm import accounts, bounces, games, ratings
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board
 from pbm.commands.parse import Request
@@ -97,6 +97,9 @@ def status(ctx: Context, req: Request) -> None:
     watchers = games.observers(ctx.db, board)
     if watchers:
         headline.append(f"Observed by {', '.join(watchers)}.")
+    mailboxes = {accounts.mail_address(ctx.db, user): user for user in board.players}
+    for address, reason in bounces.refused_addresses(ctx.db, filter(None, mailboxes)).items():
+        headline.append(f"Mail to {mailboxes[address]} ({address}) was refused for good: {reason}")
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
     ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
