@@ -27,6 +27,7 @@ import sqlite_utils
 from pbm.store import parse_timestamp, timestamp
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+MIN_PASSWORD = 8                        # so that a move (at most 7 characters) is never a password
 MAX_ADDRESSES = 5
 
 _USER_ID = re.compile(r"[a-z][a-z0-9_]{1,15}")
@@ -64,7 +65,7 @@ def user_id_problem(user_id: str) -> str | None:
 
 def password_problem(password: str, user_id: str) -> str | None:
     """Why `password` cannot be used (without quoting it: the answer goes by mail), or None."""
-    if not 8 <= len(password) <= 64:
+    if not MIN_PASSWORD <= len(password) <= 64:
         return "a password is 8 to 64 characters long, without spaces"
     if password.isdigit():
         return "a password may not be all digits (add some letters)"

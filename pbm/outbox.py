@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from email.charset import QP, Charset
 from email.header import Header
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import format_datetime, formataddr
 from typing import TypeVar
 
 import sqlite_utils
@@ -98,9 +98,11 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     no folding or encoding (short, printable ASCII: nearly all of them) is written as it is; any
     other is folded (and encoded) by `email.header.Header`.
     """
-    # the kind of a game mail rides in its Message-ID, so that a reply says what it answers
-    message_id = make_msgid(f"pbm-{out.kind}" if out.kind else "pbm",
-                            domain=config.server.address.rpartition("@")[2])
+    # the kind of a game mail rides in its Message-ID, so that a reply says what it answers; the
+    # unique part comes from `secrets`, not from `email.utils.make_msgid`, whose `random` any
+    # library (or a test framework) may seed, which made two replies share a Message-ID
+    message_id = (f"<{now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(12)}."
+                  f"{'pbm-' + out.kind if out.kind else 'pbm'}@{config.server.address.rpartition('@')[2]}>")
     references = list(out.references)
     if out.in_reply_to and out.in_reply_to not in references:
         references.append(out.in_reply_to)

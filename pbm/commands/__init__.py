@@ -70,7 +70,8 @@ def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: dat
     ctx = Context(db, config, inbound, now)
     if inbound.sender:                  # else nobody to answer, and nobody to act for
         _dispatch(ctx, inbound)
-    return Handled(ctx.out, ctx.redact(inbound.subject), ctx.redact(inbound.body))
+    return Handled(ctx.out, ctx.redact(inbound.subject, table.VOCABULARY),
+                   ctx.redact(inbound.body, table.VOCABULARY))
 
 
 def _dispatch(ctx: Context, inbound: Inbound) -> None:
@@ -170,7 +171,7 @@ def _run(ctx: Context, line: str, comment: str) -> None:
 def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
     """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
     ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
-    mark = len(ctx.out)
+    mark, published = len(ctx.out), set(ctx.published)
     ctx.db.execute("SAVEPOINT pbm_command")
     try:
         work()
@@ -178,6 +179,7 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
     except CommandError as e:
         ctx.db.execute("ROLLBACK TO pbm_command")
         del ctx.out[mark:]
+        ctx.published = published
         guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
         ctx.failures.clear()
         return e
@@ -202,7 +204,7 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
     # whose every word may be the new password
     if command is None or command.checks_password:
         req.safe.update(t for t in req.tokens if not accounts.user_id_problem(t) and accounts.get(ctx.db, t))
-    body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask(str(error)),
+    body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask_unquoted(str(error), accounts.MIN_PASSWORD),
                           usage=usage, help_topic=command.verb if command else "")
     root = reply_to = None
     if ctx.board:
@@ -258,16 +260,21 @@ def _token_reply(ctx: Context) -> None:
     if words and not _OWN_SUBJECT.match(line) and (
             words[0].lower() in (*games.TITLES, *table.SERVER_FIRST_WORDS, "multiple")):
         # a whole command sent to the token address: read it as if it had come to the main one
-        handled = handle(ctx.db, ctx.config, replace(inbound, token=None, subject=line, body=comment),
-                         ctx.now)
-        ctx.out += handled.replies
-        ctx.quoted[line] = handled.subject
+        whole = Context(ctx.db, ctx.config, replace(inbound, token=None, subject=line, body=comment),
+                        ctx.now)
+        _dispatch(whole, whole.inbound)
+        ctx.out += whole.out
+        ctx.quoted.update(whole.quoted)
+        ctx.secrets |= whole.secrets
+        ctx.published |= whole.published
         return
     req = parse.split(line)
-    # Quote back only the verb and a lone move: "apple7 h10g8" may start with a password.  (Our own
-    # subject, taken when the reply's first line was empty, holds none.)
+    # Quote back only the verb and a lone word too short to be a password (a move): "apple7 h10g8"
+    # may start with a password.  (Our own subject, taken when the reply's first line was empty,
+    # holds none.)
     if not _OWN_SUBJECT.match(line):
-        req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS] + (words if len(words) == 1 else []))
+        req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS]
+                     + [w for w in words if len(words) == 1 and len(w) < accounts.MIN_PASSWORD])
     found = tokens.check(ctx.config.secret, inbound.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
@@ -297,7 +304,7 @@ def _token_reply(ctx: Context) -> None:
                                "accept, reject, undo) on the first line of your reply.")
         verb = words[0].lower()
         if _answers_a_note(inbound) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
-            play.say(ctx, board, user, ctx.mask("\n".join(lines).strip()))   # a reply to chat is chat
+            play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
             return
         if verb in ("move", "board", "mvoe") and len(words) == 2:
             play.act(ctx, board, user, words[1])

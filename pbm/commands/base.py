@@ -9,6 +9,7 @@ from datetime import datetime
 import sqlite_utils
 
 from pbm import accounts, games, guard, replies
+from pbm.commands import parse
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
 from pbm.games import Board
@@ -38,6 +39,7 @@ class Context:
     failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.guard)
     quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
     secrets: set[str] = field(default_factory=set)          # every password word seen
+    published: set[str] = field(default_factory=set)        # lines shown to others (`publish`)
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
@@ -57,12 +59,30 @@ class Context:
         self.quoted[req.text] = req.quoted()
         self.secrets |= req.secrets
 
-    def redact(self, text: str) -> str:
-        """`text` (the subject or body of the message) with its command lines as `heard` and
-        every password seen masked: what is kept of the message once it has been processed."""
-        for line, quoted in sorted(self.quoted.items(), key=lambda item: -len(item[0])):
-            if line:
-                text = text.replace(line, quoted)
+    def publish(self, text: str) -> str:
+        """`text` (a comment or chat) masked, as it is shown to the other players; its lines may
+        then be kept in the stored message (see `redact`)."""
+        shown = self.mask(text.strip())
+        self.published.update(line.strip() for line in shown.splitlines())
+        return shown
+
+    def redact(self, text: str, vocabulary: frozenset[str]) -> str:
+        """`text` (the subject or body of the message) as it may be kept once processed: command
+        lines as `heard`, lines shown to the others as shown, every password seen masked, and of
+        any other line (never read, or refused) only the words of `vocabulary`: it may hold a
+        password the server never learnt was one."""
+        kept = []
+        for line in text.split("\n"):
+            read = parse.strip_reply_prefix(line)
+            if read in self.quoted:
+                line = line.replace(read, self.quoted[read])
+            line = self.mask_secrets(line)
+            if read not in self.quoted and line.strip() not in self.published:
+                line = " ".join(word if word.lower() in vocabulary else MASK for word in line.split())
+            kept.append(line)
+        return "\n".join(kept)
+
+    def mask_secrets(self, text: str) -> str:
         for secret in sorted(self.secrets, key=len, reverse=True):
             text = text.replace(secret, MASK)
         return text

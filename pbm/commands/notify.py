@@ -133,7 +133,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
                 new: bool = False, recipients: list[str] | None = None) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
     else concerned: by default both players and the observers."""
-    text = ctx.mask(ctx.comment.strip()) if actor else ""
+    text = ctx.publish(ctx.comment) if actor else ""
     root = thread(ctx, board)
     notes = notes or {}
     observers = games.observers(ctx.db, board)

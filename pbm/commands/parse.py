@@ -64,6 +64,18 @@ class Request:
             text = text.replace(secret, MASK)
         return text
 
+    def mask_unquoted(self, text: str, shortest_password: int) -> str:
+        """`text` (an error about this command) without passwords, nor any word of the command
+        that its quote masks and that is long enough to be a password: a move the rules could not
+        read, a user id that does not exist, may have been one.  (Parameters and options are
+        not: a password is never read as one.)"""
+        text = self.mask(text)
+        hidden = {t for t in self.tokens if len(t) >= shortest_password and not t.startswith("-")
+                  and self._quote_token(t) == MASK}
+        for token in sorted(hidden, key=len, reverse=True):
+            text = re.sub(rf"(?<![\w-]){re.escape(token)}(?![\w-])", MASK, text)
+        return text
+
 
 def strip_reply_prefix(subject: str) -> str:
     """'Re: Fwd: xiangqi show 101' -> 'xiangqi show 101'."""

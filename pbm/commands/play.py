@@ -305,7 +305,7 @@ def chat(ctx: Context, req: Request) -> None:
         raise CommandError(f"Only the players and observers of {board.title} Board {board.number} "
                            f"can chat there; to observe it, send: {board.variant} subscribe "
                            f"{board.number} {user} PASSWORD")
-    text = ctx.mask(ctx.comment.strip())
+    text = ctx.publish(ctx.comment)
     if not text:
         raise CommandError("chat sends the body of your mail to the players and observers, and the "
                            "body was empty: write your message in the body.")

@@ -3,12 +3,14 @@ positions -- the one place the help pages and the error messages take their usag
 The help commands live here because they print this table."""
 from __future__ import annotations
 
+import difflib
+
 import rules
 
 from pbm import games, replies
 from pbm.commands import account, admin, play, queries, setups, turns
 from pbm.commands.base import Command, CommandError, Context
-from pbm.commands.parse import Request
+from pbm.commands.parse import SAFE_WORDS, Request
 
 
 def server_help(ctx: Context, req: Request) -> None:
@@ -156,6 +158,9 @@ COMMANDS: list[Command] = [
 GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliases)}
 SERVER_VERBS = {c.verb: c for c in COMMANDS if not c.game}
 SERVER_FIRST_WORDS = {verb.split()[0] for verb in SERVER_VERBS}
+# the words a stored message keeps of a line the server did not read as a command (pbm.intake)
+VOCABULARY = frozenset({*GAME_VERBS, *(w for verb in SERVER_VERBS for w in verb.split()), *games.TITLES,
+                        *SAFE_WORDS, "multiple"})
 
 
 def resolve(req: Request) -> Command:
@@ -176,11 +181,13 @@ def resolve(req: Request) -> Command:
         if len(words) < 2:
             raise CommandError(f"A game command needs a verb after the game name, for example "
                                f"\"{first} help\" or \"{first} show 101\".")
-        req.safe.add(words[1])
         command = GAME_VERBS.get(words[1].lower())
-        if command is None:
-            raise CommandError(f"{first} has no command \"{words[1]}\". The commands are: "
-                               f"{', '.join(sorted({c.verb for c in GAME_VERBS.values()}))}.")
+        if command is None:  # the second word may be a password put in the wrong place: not quoted
+            near = difflib.get_close_matches(words[1].lower(), {c.verb for c in COMMANDS if c.game}, n=1)
+            raise CommandError(f"The second word of a {first} command is its verb, and that word "
+                               f"is not one{f' (did you mean {near[0]}?)' if near else ''}. The "
+                               f"commands are: {', '.join(sorted({c.verb for c in GAME_VERBS.values()}))}.")
+        req.safe.add(words[1])
         req.args = words[2:]
     else:
         two = " ".join(w.lower() for w in words[:2])
