@@ -74,6 +74,7 @@ class Board:
     challenger: str | None              # None for games older than the consent rule
     accepted_at: str | None             # when the challenged player consented; None: not yet
     expires_at: str | None              # the challenge lapses then unless taken up
+    paused_left: float | None           # seconds left on to_move's stopped clock (on vacation)
     moves: list[PlayedMove] = field(default_factory=list)
 
     @property
@@ -150,7 +151,7 @@ def remember(board: Board, game: rules.Game) -> None:
 
 _COLUMNS = ("id, variant, board, player1, player2, params, options, start_fen, rated, status, ply, "
             "to_move, result, winner, reason, offer, offer_by, created_at, updated_at, finished_at, "
-            "remind_at, deadline, challenger, accepted_at, expires_at")
+            "remind_at, deadline, challenger, accepted_at, expires_at, paused_left")
 
 
 def _board(row: tuple) -> Board:
@@ -202,10 +203,10 @@ def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
     db.execute(
         "UPDATE games SET status = ?, ply = ?, to_move = ?, result = ?, winner = ?, reason = ?, "
         "offer = ?, offer_by = ?, updated_at = ?, finished_at = ?, remind_at = ?, deadline = ?, "
-        "accepted_at = ?, expires_at = ? WHERE id = ?",
+        "accepted_at = ?, expires_at = ?, paused_left = ? WHERE id = ?",
         [board.status, board.ply, board.to_move, board.result, board.winner, board.reason,
          board.offer, board.offer_by, board.updated_at, board.finished_at, board.remind_at,
-         board.deadline, board.accepted_at, board.expires_at, board.id])
+         board.deadline, board.accepted_at, board.expires_at, board.paused_left, board.id])
 
 
 def set_start(db: sqlite_utils.Database, board: Board, params: dict, start_fen: str) -> None:
@@ -239,14 +240,21 @@ def take_back(db: sqlite_utils.Database, board: Board, plies: int) -> None:
 
 def add_event(db: sqlite_utils.Database, board: Board, kind: str, user: str | None, detail: str,
               now: datetime) -> None:
-    db.execute("INSERT INTO events (game_id, at, kind, user_id, detail) VALUES (?, ?, ?, ?, ?)",
-               [board.id, timestamp(now), kind, user, detail])
+    db.execute("INSERT INTO events (game_id, at, kind, user_id, detail, ply) VALUES (?, ?, ?, ?, ?, ?)",
+               [board.id, timestamp(now), kind, user, detail, board.ply])
 
 
 def events(db: sqlite_utils.Database, board: Board) -> list[tuple[str, str, str | None, str]]:
-    """(at, kind, user, detail) in order."""
-    return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? ORDER BY id",
+    """(at, kind, user, detail) in order, without the comments (see `comments`)."""
+    return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? AND kind NOT IN "
+                      "('comment', 'chat') ORDER BY id",
                       [board.id]).fetchall()
+
+
+def comments(db: sqlite_utils.Database, board: Board) -> list[tuple[int, str, str]]:
+    """(moves played then, author, text) of every comment and chat the players sent, in order."""
+    return db.execute("SELECT ply, user_id, detail FROM events WHERE game_id = ? AND kind IN "
+                      "('comment', 'chat') ORDER BY id", [board.id]).fetchall()
 
 
 # --- queued premoves -----------------------------------------------------------------------------------

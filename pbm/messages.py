@@ -34,3 +34,5 @@ class Outgoing:
     auto_submitted: str = "auto-replied"   # "auto-generated" for notifications
     headers: dict[str, str] = field(default_factory=dict)
     kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it
+    html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
+    attachments: tuple[tuple[str, str], ...] = ()   # (file name, text): e.g. the game's PGN

@@ -120,17 +120,41 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
         **out.headers,
     }
     lines = [_header_line(name, value) for name, value in headers.items() if value]
-    plain = out.body.isascii() and max(map(len, out.body.splitlines()), default=0) <= 998
     international = not out.to.isascii()    # RFC 6532: the header holds UTF-8, sent with SMTPUTF8
-    if plain:
-        lines += _PLAIN_BODY_HEADERS
-        body = out.body
-    else:
-        lines += _UTF8_BODY_HEADERS
-        body = _UTF8_QUOTED_PRINTABLE.body_encode(out.body)
+    part_headers, body = _text_part(out.body, "plain")
+    if out.html:        # the same mail drawn: a client shows the last part it can (RFC 2046 5.1.4)
+        part_headers, body = _multipart("alternative", [(part_headers, body),
+                                                        _text_part(out.html, "html")])
+    if out.attachments:
+        part_headers, body = _multipart("mixed", [(part_headers, body), *(
+            _text_part(text, "plain", filename) for filename, text in out.attachments)])
+    lines += ["MIME-Version: 1.0", *part_headers]
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
     text = "\r\n".join(lines) + "\r\n\r\n" + body
     return message_id, text.encode("utf-8" if international else "ascii")
+
+
+def _text_part(text: str, subtype: str, filename: str = "") -> tuple[list[str], str]:
+    """(headers, encoded body) of a text part: 7-bit as it is where it can be, else quoted-printable
+    UTF-8, readable in any mail client and safe on any relay."""
+    headers = []
+    if text.isascii() and max(map(len, text.splitlines()), default=0) <= 998:
+        headers += [f'Content-Type: text/{subtype}; charset="us-ascii"', "Content-Transfer-Encoding: 7bit"]
+    else:
+        headers += [f'Content-Type: text/{subtype}; charset="utf-8"',
+                    "Content-Transfer-Encoding: quoted-printable"]
+        text = _UTF8_QUOTED_PRINTABLE.body_encode(text)
+    if filename:
+        headers[0] += f'; name="{filename}"'
+        headers.append(f'Content-Disposition: attachment; filename="{filename}"')
+    return headers, text
+
+
+def _multipart(subtype: str, parts: list[tuple[list[str], str]]) -> tuple[list[str], str]:
+    boundary = f"=_pbm_{secrets.token_hex(12)}"     # never inside a 7-bit or QP part's lines
+    body = "".join(f"--{boundary}\n" + "\n".join(headers) + "\n\n" + text.rstrip("\n") + "\n"
+                   for headers, text in parts)
+    return [f'Content-Type: multipart/{subtype}; boundary="{boundary}"'], body + f"--{boundary}--\n"
 
 
 def _header_line(name: str, value: str) -> str:
@@ -148,10 +172,6 @@ def _header_line(name: str, value: str) -> str:
 
 _MAX_LINE = 78                          # RFC 5322's recommended limit, as the email package folds
 _UNFOLDED = re.compile(r"[!-~]+(?: [!-~]+)*")   # printable ASCII words, single spaces between
-_PLAIN_BODY_HEADERS = ["MIME-Version: 1.0", 'Content-Type: text/plain; charset="us-ascii"',
-                       "Content-Transfer-Encoding: 7bit"]
-_UTF8_BODY_HEADERS = ["MIME-Version: 1.0", 'Content-Type: text/plain; charset="utf-8"',
-                      "Content-Transfer-Encoding: quoted-printable"]
 _UTF8_QUOTED_PRINTABLE = Charset("utf-8")
 _UTF8_QUOTED_PRINTABLE.body_encoding = QP     # readable in any mail client, safe on any relay
 

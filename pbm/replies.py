@@ -54,19 +54,22 @@ def render(template: str, /, **values: object) -> str:
 
 
 def answer(inbound: Inbound, subject: str, body: str, *, root: str | None = None,
-           reply_to: str | None = None, kind: str = "") -> Outgoing:
+           reply_to: str | None = None, kind: str = "", html: str = "",
+           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
     references = tuple(dict.fromkeys(r for r in (root, inbound.message_id) if r))
     return Outgoing(to=inbound.sender, subject=subject, body=body, in_reply_to=inbound.message_id,
-                    references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind)
+                    references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind,
+                    html=html, attachments=attachments)
 
 
 def notify(to: str, subject: str, body: str, *, root: str | None = None,
-           reply_to: str | None = None, kind: str = "") -> Outgoing:
+           reply_to: str | None = None, kind: str = "", html: str = "",
+           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
     """A mail nobody asked for just now, e.g. to the opponent (Auto-Submitted: auto-generated)."""
     return Outgoing(to=to, subject=subject, body=body, in_reply_to=root,
                     references=(root,) if root else (), reply_to=reply_to,
-                    auto_submitted="auto-generated", kind=kind)
+                    auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments)
 
 
 def thread_id(server_address: str, variant: str, board: int) -> str:

@@ -190,8 +190,52 @@ ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX inbound_unpurged ON inbound (received_at) WHERE redacted < 2;
 """
 
+# 4: what players expect of a turn server (issue 14): comments kept with the move they came with
+# (for the PGN record), every rating change (for profiles), open challenges anyone can take (seeks),
+# and vacations that stop a player's clocks.
+PLAYERS = """
+ALTER TABLE events ADD COLUMN ply INTEGER;          -- moves played when it happened (comments: after which)
+
+CREATE TABLE rating_changes (
+    variant TEXT NOT NULL,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at TEXT NOT NULL,
+    before REAL NOT NULL,
+    after REAL NOT NULL
+);
+CREATE INDEX rating_changes_user ON rating_changes (variant, user_id, at);
+
+CREATE TABLE seeks (
+    id INTEGER PRIMARY KEY,             -- the number players take it by
+    variant TEXT NOT NULL,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    params TEXT NOT NULL DEFAULT '{}',
+    options TEXT NOT NULL DEFAULT '{}',
+    rated INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'taken', 'withdrawn', 'expired')),
+    game_id INTEGER REFERENCES games(id)
+);
+CREATE INDEX seeks_open ON seeks (variant, status, expires_at);
+
+CREATE TABLE vacations (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    started_at TEXT NOT NULL,
+    ends_at TEXT NOT NULL,              -- as asked for
+    ended_at TEXT                       -- NULL while it runs; earlier than ends_at if called off
+);
+CREATE INDEX vacations_user ON vacations (user_id, started_at);
+CREATE INDEX vacations_running ON vacations (ends_at) WHERE ended_at IS NULL;
+
+ALTER TABLE games ADD COLUMN paused_left REAL;      -- seconds left on to_move's clock while it is stopped
+"""
+
 MIGRATIONS: list[str] = [
     MAIL,
     GAMES,
     ABUSE,
+    PLAYERS,
 ]

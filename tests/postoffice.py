@@ -108,9 +108,14 @@ class PostOffice:
                 assert password not in everything, f"password {password!r} in a mail:\n{everything}"
 
 
+def plain(mail: EmailMessage) -> str:
+    """The text/plain body (of a multipart mail: the part a text mail client shows)."""
+    return mail.get_body(preferencelist=("plain",)).get_content()
+
+
 def text(mail: EmailMessage) -> str:
-    """The body, with the CRLF of the wire turned back into newlines."""
-    return mail.get_content().replace("\r\n", "\n")
+    """The plain body, with the CRLF of the wire turned back into newlines."""
+    return plain(mail).replace("\r\n", "\n")
 
 
 def flat(mail: EmailMessage) -> str:

@@ -4,12 +4,13 @@ Every mail the server wrote is scanned for the passwords."""
 from __future__ import annotations
 
 from test_commands_game import MATE
+from postoffice import plain
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
 
 
 def body(mail) -> str:
-    return mail.get_content().replace("\r\n", "\n")
+    return plain(mail).replace("\r\n", "\n")
 
 
 def assert_no_password(pbm_env) -> None:
@@ -99,7 +100,7 @@ def test_error_paths_and_an_admin_ruling_through_pbm_deliver(pbm_env):
         "received as move #4",
         "zz9",
         "It is not your move on Xiangqi Board 101",
-        "frobnicate",
+        "is its verb, and that word is not one",
         "admin",
     ]
     assert len(errors) == len(expected), [t[:2] for t in texts]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from postoffice import plain
 
 SOURCE_FILES = ["setup.cfg", "pyproject.toml", "README.md", "rules", "pbm", "mail_templates"]
 
@@ -60,7 +61,7 @@ def test_a_reinstall_under_a_running_server_does_not_break_it(pbm_env, tmp_path)
     assert not list((tmp_path / "env").glob("lib/python*/site-packages/mail_templates/*.j2"))
 
     replies = server.command("bob@example.org", "signup bob banana7split", 1)
-    body = replies["bob@example.org"].get_content()
+    body = plain(replies["bob@example.org"])
     assert "internal error" not in body.lower() and "bob" in body
     replies = server.command("alice@example.org", "xiangqi challenge alice bob", 2)
     assert "Xiangqi" in replies["bob@example.org"]["Subject"]

@@ -9,6 +9,7 @@ from email.mime.text import MIMEText
 import pytest
 
 from conftest import PbmEnv
+from postoffice import plain
 
 EX_TEMPFAIL = 75
 
@@ -163,7 +164,7 @@ def test_over_the_size_limit_the_sender_is_told(pbm_env: PbmEnv) -> None:
     [reply] = pbm_env.replies()
     assert reply["To"] == "alice@example.org"
     assert reply["In-Reply-To"] == msg["Message-ID"]
-    text = reply.get_content()
+    text = plain(reply)
     assert f"{len(raw)} bytes" in text and "65536" in text and "was not read" in text
     [(status, size, kept)] = pbm_env.query("SELECT status, size, raw FROM inbound")
     assert (status, size) == ("too_large", len(raw))
@@ -216,8 +217,8 @@ def test_a_bug_in_a_command_keeps_the_message_and_tells_everyone(pbm_env: PbmEnv
     assert result.returncode == 0       # durably recorded: nothing for the MTA to retry
     player, admin = pbm_env.replies()
     assert player["To"] == "alice@example.org" and player["In-Reply-To"] == msg["Message-ID"]
-    assert "internal error" in player.get_content() and "kept" in player.get_content()
-    assert admin["To"] == "ops@example.org" and "InjectedFault" in admin.get_content()
+    assert "internal error" in plain(player) and "kept" in plain(player)
+    assert admin["To"] == "ops@example.org" and "InjectedFault" in plain(admin)
     [(status, detail)] = inbound_rows(pbm_env)
     assert status == "failed" and "pbm.faults.InjectedFault" in detail and "intake.py" in detail
     for text in (result.stderr, detail.encode(), bytes(player), bytes(admin)):
@@ -231,7 +232,7 @@ def test_without_admin_addresses_the_error_mail_says_nobody_was_mailed_and_retry
     msg = pbm_env.message("signup alice Sw0rdfish-secret")
     assert pbm_env.deliver(msg, PBM_FAULT="command-error").returncode == 0
     [player] = pbm_env.replies()
-    text = " ".join(player.get_content().split())
+    text = " ".join(plain(player).split())
     assert "administrators were told" not in text and "no address to tell its administrators" in text
 
     listing = pbm_env.run("inbound", "failed")
@@ -240,7 +241,7 @@ def test_without_admin_addresses_the_error_mail_says_nobody_was_mailed_and_retry
     retried = pbm_env.run("inbound", "retry", "1")            # the fault is gone now
     assert retried.returncode == 0, retried.stderr
     [welcome] = pbm_env.replies()
-    assert welcome["To"] == "alice@example.org" and "alice" in welcome.get_content()
+    assert welcome["To"] == "alice@example.org" and "alice" in plain(welcome)
     assert inbound_rows(pbm_env) == [("processed", None)]
     assert pbm_env.run("inbound", "failed").stdout == b""
     again = pbm_env.run("inbound", "retry", "1")

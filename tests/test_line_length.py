@@ -2,12 +2,15 @@
 for every template, with every game.  The mails are real ones, made by commands through intake."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from postoffice import PASSWORDS, PostOffice, text
 
 from pbm import games, replies
 
 LIMIT = 78
+FEN = re.compile(r"\S+/\S+ [wb] ")
 # A first move of each game, from the start, in coordinates; and the second player's answer.
 OPENINGS = {"xiangqi": ("h3e3", "h10g8"), "janggi": ("a4a5", "a7a6"), "padwarqi": ("a4a5", "a7a6"),
             "giqi": ("a2a3", "a7a6")}
@@ -39,6 +42,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} subscribe {board} carol {PASSWORDS['carol']}", sender="carol@example.org")
         mails += post.send(f"{game} show {board}") + post.send(f"{game} status {board}")
         mails += post.send(f"{game} games") + post.send(f"{game} history")
+        mails += post.send(f"{game} record {board}")
         mails += post.send(f"{game} resign {board} alice {PASSWORDS['alice']}")
         mails += post.send(f"{game} standings")
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
@@ -47,8 +51,9 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} help")
     assert rendered >= {path.name for path in _templates()} - {"game_commands.j2"} - \
         {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in games.served()}
+    # a link or a FEN is never broken: a copy of a broken one would not work
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
-            if len(line) > LIMIT and not line.strip().startswith("https://")]
+            if len(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
     assert not long, "\n".join(f"{subject}: {line!r} ({len(line)})" for subject, line in long)
 
 

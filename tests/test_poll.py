@@ -15,6 +15,7 @@ from conftest import PBM, PbmEnv, pbm_environment
 pytest.register_assert_rewrite("dovecot")
 pytest_plugins = ["dovecot"]    # its fixtures: dovecot, plain_dovecot, dovecot_server
 from dovecot import Dovecot  # noqa: E402
+from postoffice import plain
 
 EX_TEMPFAIL = 75
 WAIT = 30.0     # seconds a running `pbm poll` may take to answer: a bound, not a measurement
@@ -150,7 +151,7 @@ def test_mail_over_the_size_limit_is_answered_from_its_header(env: PbmEnv, dovec
 
     [reply] = env.replies()
     assert reply["To"] == "alice@example.org"
-    assert "at most 4096 bytes" in reply.get_content()
+    assert "at most 4096 bytes" in plain(reply)
     [(status, size, raw)] = env.query("SELECT status, size, raw FROM inbound")
     assert status == "too_large" and size > 100_000 and len(raw) < 4096
     assert list(dovecot.flags().values()) == [{SEEN}]

@@ -3,10 +3,11 @@ repeat, and the move completing the third occurrence ends the game for both play
 from __future__ import annotations
 
 from test_repetition import CYCLE, ROOK_FOLLOWS_CANNON
+from postoffice import plain
 
 
 def body(mail) -> str:
-    return mail.get_content().replace("\r\n", "\n")
+    return plain(mail).replace("\r\n", "\n")
 
 
 def test_perpetual_chase_is_warned_then_ruled_by_mail(pbm_env):

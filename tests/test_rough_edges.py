@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from conftest import PbmEnv
+from postoffice import plain
 
 
 def flat(mail) -> str:
-    return " ".join(mail.get_content().split())
+    return " ".join(plain(mail).split())
 
 
 def start(pbm_env: PbmEnv, game: str = "xiangqi", options: str = "") -> dict:
@@ -49,14 +50,14 @@ def test_a_reply_error_names_only_the_forms_of_that_game(pbm_env: PbmEnv) -> Non
     mails = start(pbm_env)
     pbm_env.reply(mails["alice@example.org"], "h3e3 please\n")
     [error] = pbm_env.replies()
-    usage = error.get_content().split("Usage:")[1]
+    usage = plain(error).split("Usage:")[1]
     assert "coordinates or WXF" in usage and "pass" not in usage and "setup" not in usage
 
     pbm_env.mail("janggi challenge alice bob")
     turn = next(m for m in pbm_env.replies() if m["To"] == "alice@example.org")
     pbm_env.reply(turn, "e2e3 now\n")
     [error] = pbm_env.replies()
-    usage = error.get_content().split("Usage:")[1]
+    usage = plain(error).split("Usage:")[1]
     assert "WXF" not in usage and "| pass" in usage and "setup ARRANGEMENT" in usage
 
 
@@ -74,7 +75,7 @@ def test_a_reply_to_a_chat_or_a_note_is_chat_and_to_a_turn_mail_an_error(pbm_env
     assert "Thanks, you too" in flat(out["bob@example.org"])
     pbm_env.reply(note, "apple7pie h10g8\n")        # holds a move: never chat
     [error] = pbm_env.replies()
-    assert error["To"] == "bob@example.org" and "apple7pie" not in error.get_content()
+    assert error["To"] == "bob@example.org" and "apple7pie" not in plain(error)
     pbm_env.reply(mails["alice@example.org"], "Good luck!\n")   # a turn mail wants a move
     [error] = pbm_env.replies()
     assert error["To"] == "alice@example.org" and "was not carried out" in flat(error)
@@ -87,17 +88,17 @@ def test_status_puts_the_summary_before_the_record_and_a_declined_game_shows_no_
     pbm_env.replies()
     pbm_env.mail("xiangqi status 101")
     [status] = pbm_env.replies()
-    body = status.get_content()
+    body = plain(status)
     assert body.index("Summary of Xiangqi Board 101") < body.index("Record:") < body.index("draw-offer by alice")
     pbm_env.mail("xiangqi resign 101 bob Hunter22", sender="bob@example.org")
     for mail in pbm_env.replies():
         assert "bob has declined the challenge" in flat(mail)
-        assert "rR--rH" not in mail.get_content() and "A   B   C" not in mail.get_content()
+        assert "rR--rH" not in plain(mail) and "A   B   C" not in plain(mail)
 
 
 def test_each_board_is_drawn_from_its_readers_side_as_their_preferences_say(pbm_env: PbmEnv) -> None:
     mails = start(pbm_env)
-    red, black = mails["alice@example.org"].get_content(), mails["bob@example.org"].get_content()
+    red, black = plain(mails["alice@example.org"]), plain(mails["bob@example.org"])
     assert red.index("10  bR") < red.index(" 1  rR")            # Red at the bottom for alice
     assert black.index(" 1  rR") < black.index("10  bR")        # turned for bob: Black at the bottom
     assert "     I   H   G   F   E   D   C   B   A" in black
@@ -111,10 +112,10 @@ def test_each_board_is_drawn_from_its_readers_side_as_their_preferences_say(pbm_
     pbm_env.mail("set alice Sw0rdfish board=off")
     pbm_env.replies()
     pbm_env.mail("xiangqi move 101 alice Sw0rdfish h3e3")
-    mails = {m["To"]: m.get_content() for m in pbm_env.replies()}
+    mails = {m["To"]: plain(m) for m in pbm_env.replies()}
     assert mails["bob@example.org"].index("10  bR") < mails["bob@example.org"].index(" 1  rR")
     assert "  1. h3e3\n" in mails["bob@example.org"] and "C2=5" not in mails["bob@example.org"].split("Summary")[1]
     assert "rR--rH" not in mails["alice@example.org"] and "1. h3e3   C2=5" in mails["alice@example.org"]
     pbm_env.mail("xiangqi show 101", sender="bob@example.org")      # a query, as its sender likes it
     [shown] = pbm_env.replies()
-    assert shown.get_content().index("10  bR") < shown.get_content().index(" 1  rR")
+    assert plain(shown).index("10  bR") < plain(shown).index(" 1  rR")

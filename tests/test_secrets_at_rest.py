@@ -7,6 +7,7 @@ import os
 import stat
 
 from conftest import PbmEnv
+from postoffice import plain
 
 
 def mode(path) -> int:
@@ -73,7 +74,7 @@ def test_a_password_change_revokes_the_reply_tokens(pbm_env: PbmEnv) -> None:
     pbm_env.replies()
     pbm_env.reply(turn, "h3e3\n")
     [error] = pbm_env.replies()
-    assert "no longer works" in " ".join(error.get_content().split())
+    assert "no longer works" in " ".join(plain(error).split())
     assert pbm_env.query("SELECT count(*) FROM moves") == [(0,)]
     pbm_env.mail("xiangqi show 101")
     pbm_env.replies()

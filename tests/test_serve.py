@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from conftest import PbmEnv, PbmServer, alive, wait_until, wire
+from postoffice import plain
 
 
 def test_a_command_over_smtp_is_answered(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
@@ -144,7 +145,7 @@ def test_the_server_runs_the_game_timers(pbm_env: PbmEnv) -> None:
     pbm_env.wait_replies(4)             # two welcomes, two challenge mails
     assert wait_until(lambda: pbm_env.query("SELECT status, winner FROM games") == [("finished", "bob")])
     replies = pbm_env.wait_replies(3)   # the reminder to alice, the result to both
-    assert sum("alice has lost on time" in r.get_content() for r in replies) == 2
+    assert sum("alice has lost on time" in plain(r) for r in replies) == 2
 
 
 def serving(pbm_env: PbmEnv, processes: int) -> PbmServer:

@@ -9,6 +9,7 @@ import smtplib
 import pytest
 
 from conftest import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
+from postoffice import plain
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def test_games_are_played_through_smtp_processes(pbm_env: PbmEnv, served: PbmSer
     served.send(pbm_env.message("xiangqi move 101 bob WRONG-pw h8e8", sender="bob@example.org"))
     replies = pbm_env.wait_replies(7)   # 2 welcomes, 2 challenge mails, 2 board mails, 1 error
     assert pbm_env.query("SELECT move FROM moves") == [("h3e3",)]
-    assert any("Invalid password for bob" in r.get_content() for r in replies)
+    assert any("Invalid password for bob" in plain(r) for r in replies)
     assert "WRONG-pw" not in served.log() and "Sw0rdfish" not in served.log()
 
 

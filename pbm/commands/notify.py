@@ -7,9 +7,11 @@ the same for the whole game, and every mail refers to the game's fixed thread id
 """
 from __future__ import annotations
 
+import urllib.parse
+
 import rules
 
-from pbm import accounts, games, replies, tokens
+from pbm import accounts, games, pgn, replies, tokens
 from pbm.commands.base import Context
 from pbm.games import Board
 from pbm.messages import Outgoing
@@ -118,7 +120,20 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "moves": rows,
         "width": width,
         "board": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board(turned),
+        "fen": "" if board.status == games.DECLINED else shown.fen(),
+        "analysis": "" if board.status == games.DECLINED else analysis_link(board.variant, shown.fen()),
     }
+
+
+# pychess-variants' names of the games it knows (https://www.pychess.org/variants)
+PYCHESS = {"xiangqi": "xiangqi", "janggi": "janggi"}
+
+
+def analysis_link(variant: str, fen: str) -> str:
+    """Where the position can be analysed (pychess-variants reads Fairy-Stockfish's FEN), or ""."""
+    if variant not in PYCHESS:
+        return ""
+    return f"https://www.pychess.org/analysis/{PYCHESS[variant]}?{urllib.parse.urlencode({'fen': fen})}"
 
 
 def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = None) -> dict:
@@ -134,7 +149,11 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
     else concerned: by default both players and the observers."""
     text = ctx.publish(ctx.comment) if actor else ""
+    if text:
+        games.add_event(ctx.db, board, "comment", actor, text, ctx.now)     # for the PGN record
     root = thread(ctx, board)
+    ended = board.status in (games.FINISHED, games.CANCELLED)
+    attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     notes = notes or {}
     observers = games.observers(ctx.db, board)
     if actor is not None and ctx.inbound is not None:
@@ -142,7 +161,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             ctx.inbound, subject(board, new=new),
             _body(ctx, board, game, headline, notes, actor, None, actor in observers),
             root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None,
-            kind=_kind(board, actor)))
+            kind=_kind(board, actor), attachments=attachments))
     if recipients is None:
         recipients = [*board.players, *observers]
     for user in dict.fromkeys(recipients):
@@ -156,7 +175,12 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             address, subject(board, new=new, comment=bool(attached)),
             _body(ctx, board, game, headline, notes, user, attached, user in observers), root=root,
             reply_to=reply_address(ctx, board, user) if user in board.players else None,
-            kind=_kind(board, user)))
+            kind=_kind(board, user), attachments=attachments))
+
+
+def record(ctx: Context, board: Board) -> str:
+    """The game's PGN (pbm.pgn), with the comments and chat of its players."""
+    return pgn.record(board, games.comments(ctx.db, board), ctx.config.server.address)
 
 
 def _kind(board: Board, user: str) -> str:

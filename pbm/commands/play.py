@@ -318,6 +318,7 @@ def say(ctx: Context, board: Board, user: str, text: str, observers: list[str] |
         observers = games.observers(ctx.db, board)
     others = [u for u in dict.fromkeys([*board.players, *observers]) if u != user]
     sent = notify.chat(ctx, board, user, text, others)
+    games.add_event(ctx.db, board, "chat", user, text, ctx.now)
     ctx.out.append(notify.answer(ctx, board, f"Your message was sent to {', '.join(sent) or 'nobody'}."))
 
 

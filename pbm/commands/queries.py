@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import rules
 
-from pbm import accounts, bounces, games, ratings
+from pbm import accounts, bounces, games, pgn, ratings, replies
 from pbm.commands import notify
-from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board
+from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board, load_board
 from pbm.commands.parse import Request
 from pbm.games import Board
 
@@ -104,6 +104,16 @@ def status(ctx: Context, req: Request) -> None:
               for at, kind, user, detail in games.events(ctx.db, board)]
     ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
                headline=headline, notes=[], comment=None, footer=[], record=record)
+
+
+def record(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    text = notify.record(ctx, board)
+    name = pgn.filename(board)
+    ctx.out.append(replies.answer(
+        ctx.inbound, f"{board.title} Board {board.number} record",
+        replies.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text),
+        root=notify.thread(ctx, board), attachments=((name, text),)))
 
 
 def games_list(ctx: Context, req: Request) -> None:

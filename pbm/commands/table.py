@@ -134,6 +134,12 @@ COMMANDS: list[Command] = [
             game=True, min_args=1, max_args=20),
     Command("status", "BOARD", "the summary of a game without the board", queries.status,
             game=True, min_args=1, max_args=1),
+    Command("record", "BOARD", "the game's record in PGN, also attached as a file", queries.record,
+            game=True, min_args=1, max_args=1,
+            details="PGN is what game databases and analysis sites read (pychess-variants reads "
+                    "Xiangqi's and Janggi's). Moves are in the game's notation (WXF for Xiangqi), "
+                    "the players' comments and chat are PGN comments, and the last comment gives the "
+                    "result's reason. The final mails of a game carry it too."),
     Command("games", "[USERID...] [active|inactive|next]", "the list of games", queries.games_list,
             game=True, max_args=20),
     Command("history", "[USERID]", "finished games, newest first", queries.history, game=True,

@@ -1,0 +1,84 @@
+"""A strict PGN reader written from the PGN standard's grammar (section 18 of "Portable Game
+Notation Specification and Implementation Guide", 1994), independent of pbm.pgn: it checks the
+export format pbm writes and hands back tags, moves, comments and the result.
+
+    <PGN-game>      ::= <tag-section> <movetext-section>
+    <tag-pair>      ::= [ <tag-name> <tag-value> ]       (a string: "...", with \\" and \\\\)
+    <movetext>      ::= <element-sequence> <game-termination>
+    <element>       ::= <move-number-indication> | <SAN-move> | <numeric-annotation-glyph>
+                        (and brace or rest-of-line comments between them)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+TERMINATIONS = ("1-0", "0-1", "1/2-1/2", "*")
+_TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\["\\])*)"\]')
+_TOKEN = re.compile(r"\s*(?:(\{[^}]*\})|(;[^\n]*)|(\d+\.(?:\.\.)?)|(\$\d+)|(1-0|0-1|1/2-1/2|\*)(?=\s|$)"
+                    r"|([A-Za-z0-9][A-Za-z0-9+=\-.*@#/:]*))")
+
+
+class PgnError(ValueError):
+    pass
+
+
+@dataclass
+class PgnGame:
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)   # (moves before it, text)
+    result: str = ""
+
+
+def read(text: str) -> PgnGame:
+    game = PgnGame()
+    lines = text.replace("\r\n", "\n").split("\n")
+    index = 0
+    while index < len(lines) and lines[index].startswith("["):
+        match = _TAG.fullmatch(lines[index].strip())
+        if not match:
+            raise PgnError(f"not a tag pair: {lines[index]!r}")
+        name, value = match.group(1), re.sub(r'\\(["\\])', r"\1", match.group(2))
+        if name in game.tags:
+            raise PgnError(f"tag {name} twice")
+        game.tags[name] = value
+        index += 1
+    order = [t for t in game.tags if t in SEVEN_TAG_ROSTER]
+    if order != list(SEVEN_TAG_ROSTER):
+        raise PgnError(f"the Seven Tag Roster is missing or out of order: {order}")
+    if index >= len(lines) or lines[index].strip():
+        raise PgnError("no blank line after the tags")
+    movetext = "\n".join(lines[index + 1:]).rstrip()
+    position = 0
+    expected_number = None
+    while position < len(movetext):
+        match = _TOKEN.match(movetext, position)
+        if not match or match.end() == position:
+            raise PgnError(f"cannot read the movetext at {movetext[position:position + 20]!r}")
+        position = match.end()
+        comment, rest_comment, number, nag, result, move = match.groups()
+        if game.result:
+            if movetext[position:].strip():
+                raise PgnError("text after the game termination")
+            break
+        if comment is not None:
+            game.comments.append((len(game.moves), " ".join(comment[1:-1].split())))
+        elif rest_comment is not None:
+            game.comments.append((len(game.moves), rest_comment[1:]))
+        elif number is not None:
+            expected_number = int(number.rstrip("."))
+        elif result is not None:
+            game.result = result
+        elif move is not None:
+            if expected_number is None:
+                raise PgnError(f"move {move!r} without a move number before it")
+            game.moves.append(move)
+    if game.result not in TERMINATIONS:
+        raise PgnError("no game termination marker")
+    if game.result != game.tags["Result"]:
+        raise PgnError(f"the termination {game.result} is not the Result tag {game.tags['Result']}")
+    if any(len(line) > 255 for line in movetext.splitlines()):
+        raise PgnError("a line over 255 characters")
+    return game
