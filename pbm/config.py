@@ -35,6 +35,8 @@ class ServerSection:
     password_failures: int = 5          # failed passwords per user id or sender in ...
     password_window_minutes: float = 15.0   # ... this window; then answers stop, back-off doubles
     retention_days: float = 30.0        # raw bodies of processed messages are purged after this
+    vacation_days: float = 30.0         # days of vacation a player may take per calendar year
+    seek_days: float = 7.0              # an open challenge (seek) nobody took is withdrawn after this
 
 
 @dataclass(frozen=True)

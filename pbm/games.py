@@ -351,6 +351,17 @@ def count(db: sqlite_utils.Database, variant: str, status: str) -> int:
                       [variant, status]).fetchone()[0]
 
 
+def head_to_head(db: sqlite_utils.Database, variant: str, user: str) -> list[tuple[str, int, int, int]]:
+    """(opponent, won, drawn, lost) of `user`'s finished games of `variant`, by opponent."""
+    return db.execute(
+        "SELECT opponent, sum(winner = ?), sum(winner IS NULL), sum(winner = opponent) FROM ("
+        "  SELECT player2 AS opponent, winner FROM games WHERE player1 = ? AND status = ? AND +variant = ?"
+        "  UNION ALL"
+        "  SELECT player1, winner FROM games WHERE player2 = ? AND status = ? AND +variant = ?"
+        ") GROUP BY opponent ORDER BY opponent", [user, user, FINISHED, variant, user, FINISHED, variant]
+    ).fetchall()
+
+
 def history(db: sqlite_utils.Database, variant: str, user: str | None, limit: int) -> list[Board]:
     """Finished games (with a result), newest first."""
     if user is None:

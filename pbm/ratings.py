@@ -45,7 +45,8 @@ def get(db: sqlite_utils.Database, variant: str, user_id: str) -> Rating:
     return Rating(*row) if row else Rating(user_id, START, 0, 0, 0, 0)
 
 
-def record(db: sqlite_utils.Database, variant: str, first: str, second: str, score: float) -> None:
+def record(db: sqlite_utils.Database, variant: str, first: str, second: str, score: float,
+           game_id: int, at: str) -> None:
     """Record a rated game between `first` and `second`; `score` is first's (1, 0.5 or 0)."""
     a, b = get(db, variant, first), get(db, variant, second)
     change_a = K * (score - expected(a.rating, b.rating))
@@ -62,6 +63,27 @@ def record(db: sqlite_utils.Database, variant: str, first: str, second: str, sco
             "losses = excluded.losses, draws = excluded.draws",
             [variant, player.user_id, player.rating + change, player.games + 1,
              player.wins + (points == 1), player.losses + (points == 0), player.draws + (points == 0.5)])
+        db.execute("INSERT INTO rating_changes (variant, user_id, game_id, at, before, after) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   [variant, player.user_id, game_id, at, player.rating, player.rating + change])
+
+
+@dataclass(frozen=True)
+class Change:
+    at: str
+    board: int
+    opponent: str
+    before: float
+    after: float
+
+
+def changes(db: sqlite_utils.Database, variant: str, user_id: str, limit: int = 20) -> list[Change]:
+    """The user's last `limit` rating changes in `variant`, newest first."""
+    return [Change(*row) for row in db.execute(
+        "SELECT c.at, g.board, CASE WHEN g.player1 = c.user_id THEN g.player2 ELSE g.player1 END, "
+        "c.before, c.after FROM rating_changes c JOIN games g ON g.id = c.game_id "
+        "WHERE c.variant = ? AND c.user_id = ? ORDER BY c.at DESC, c.rowid DESC LIMIT ?",
+        [variant, user_id, limit])]
 
 
 def standings(db: sqlite_utils.Database, variant: str, limit: int = 200) -> list[Rating]:

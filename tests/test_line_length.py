@@ -42,9 +42,10 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} subscribe {board} carol {PASSWORDS['carol']}", sender="carol@example.org")
         mails += post.send(f"{game} show {board}") + post.send(f"{game} status {board}")
         mails += post.send(f"{game} games") + post.send(f"{game} history")
-        mails += post.send(f"{game} record {board}")
+        mails += post.send(f"{game} record {board}") + post.send(f"{game} player alice")
         mails += post.send(f"{game} resign {board} alice {PASSWORDS['alice']}")
         mails += post.send(f"{game} standings")
+    mails += post.send(f"vacation bob {PASSWORDS['bob']} 3", sender="bob@example.org")
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
     monkeypatch.setattr(replies, "has_template", lambda name: False)    # the page of a game
     for game in games.served():                                         # without its own help

@@ -7,11 +7,17 @@ from pbm import ratings, tokens
 from postoffice import PostOffice
 
 
+GAME = 1                                # the game every rating change here is recorded for
+
+
 @pytest.fixture
 def db(tmp_path):
     office = PostOffice(tmp_path)
     for user in ("ann", "ben", "cid"):
         office.db.execute("INSERT INTO users (id, password, created_at) VALUES (?, 'x', 'now')", [user])
+    office.db.execute("INSERT INTO games (id, variant, board, player1, player2, start_fen, rated, status, "
+                      "created_at, updated_at) VALUES (?, 'xiangqi', 101, 'ann', 'ben', '', 1, 'finished', "
+                      "'now', 'now')", [GAME])
     return office.db
 
 
@@ -22,10 +28,10 @@ def test_expected_score_is_symmetric():
 
 
 def test_first_game_moves_both_by_half_k(db):
-    ratings.record(db, "xiangqi", "ann", "ben", 1.0)
+    ratings.record(db, "xiangqi", "ann", "ben", 1.0, GAME, "2024-03-01T12:00:00Z")
     assert ratings.get(db, "xiangqi", "ann").rating == 1616
     assert ratings.get(db, "xiangqi", "ben").rating == 1584
-    ratings.record(db, "xiangqi", "ann", "ben", 0.5)
+    ratings.record(db, "xiangqi", "ann", "ben", 0.5, GAME, "2024-03-01T12:00:00Z")
     ann = ratings.get(db, "xiangqi", "ann")
     assert (ann.games, ann.wins, ann.draws, ann.losses) == (2, 1, 1, 0)
     assert ann.rating == pytest.approx(1616 + 32 * (0.5 - ratings.expected(1616, 1584)))
@@ -35,7 +41,7 @@ def test_an_established_player_moves_half_as_much_against_a_provisional_one(db):
     db.execute("INSERT INTO ratings VALUES ('xiangqi', 'ann', 1800, 40, 20, 10, 10)")
     assert not ratings.get(db, "xiangqi", "ann").provisional
     assert ratings.get(db, "xiangqi", "ben").provisional
-    ratings.record(db, "xiangqi", "ben", "ann", 1.0)        # the newcomer beats the established player
+    ratings.record(db, "xiangqi", "ben", "ann", 1.0, GAME, "2024-03-01T12:00:00Z")        # the newcomer beats the established player
     loss = 32 * ratings.expected(1800, 1600)
     assert ratings.get(db, "xiangqi", "ann").rating == pytest.approx(1800 - loss / 2)
     assert ratings.get(db, "xiangqi", "ben").rating == pytest.approx(1600 + loss)
@@ -43,7 +49,7 @@ def test_an_established_player_moves_half_as_much_against_a_provisional_one(db):
 
 def test_provisional_ends_after_twenty_games(db):
     for _ in range(ratings.PROVISIONAL_GAMES):
-        ratings.record(db, "xiangqi", "ann", "cid", 0.5)
+        ratings.record(db, "xiangqi", "ann", "cid", 0.5, GAME, "2024-03-01T12:00:00Z")
     assert not ratings.get(db, "xiangqi", "ann").provisional
     assert [r.user_id for r in ratings.standings(db, "xiangqi")] == ["ann", "cid"]
     assert ratings.standings(db, "janggi") == []

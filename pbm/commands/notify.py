@@ -11,7 +11,7 @@ import urllib.parse
 
 import rules
 
-from pbm import accounts, games, pgn, replies, tokens
+from pbm import accounts, games, pgn, replies, tokens, vacations
 from pbm.commands.base import Context
 from pbm.games import Board
 from pbm.messages import Outgoing
@@ -102,9 +102,10 @@ def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
 
 
 def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: str | None = None,
-            prefs: dict[str, str] | None = None) -> dict:
+            prefs: dict[str, str] | None = None, away: list[str] | None = None) -> dict:
     """The template values of a game mail (the board and move list after `upto` moves) for
-    `viewer`, as their preferences want them: by default the board from their own side."""
+    `viewer`, as their preferences want them: by default the board from their own side.  `away`:
+    the lines that say which player is on vacation (`away_lines`)."""
     shown = game if upto is None else game.at(upto)
     sides = player_sides(board, game)
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
@@ -115,7 +116,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
-        "status": status_lines(board, game),
+        "status": status_lines(board, game) + (away or []),
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": rows,
         "width": width,
@@ -140,7 +141,14 @@ def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = 
     """`summary` for whoever sent the query: as the user the sender's address belongs to likes it."""
     user = accounts.user_of_address(ctx.db, ctx.inbound.sender, board.players) if ctx.inbound else None
     return summary(board, game, upto=upto, viewer=user,
-                   prefs=accounts.preferences(ctx.db, user) if user else None)
+                   prefs=accounts.preferences(ctx.db, user) if user else None, away=away_lines(ctx, board))
+
+
+def away_lines(ctx: Context, board: Board) -> list[str]:
+    """Which players of a running game are on vacation, and until when."""
+    if board.status != games.ACTIVE:
+        return []
+    return [line for line in (vacations.describe(ctx.db, user) for user in board.players) if line]
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
@@ -202,7 +210,7 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []
     body = replies.render("chat.j2", title=board.title, number=board.number, author=author, text=text,
-                          status=status_lines(board, board.replay()))
+                          status=status_lines(board, board.replay()) + away_lines(ctx, board))
     for user in users:
         address = accounts.mail_address(ctx.db, user)
         if address is None:
@@ -216,7 +224,8 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
 
 def _body(ctx: Context, board: Board, game: rules.Game, headline: list[str],
           notes: dict[str, list[str]], user: str, attached: dict | None, observing: bool) -> str:
-    values = summary(board, game, viewer=user, prefs=accounts.preferences(ctx.db, user))
+    values = summary(board, game, viewer=user, prefs=accounts.preferences(ctx.db, user),
+                     away=away_lines(ctx, board))
     return replies.render("board.j2", **values, headline=headline, notes=notes.get(user, []),
                           comment=attached, footer=footer(board, game, user, observing))
 

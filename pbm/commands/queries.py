@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import rules
 
-from pbm import accounts, bounces, games, pgn, ratings, replies
+from pbm import accounts, bounces, games, pgn, ratings, replies, vacations
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board, load_board
 from pbm.commands.parse import Request
@@ -88,7 +88,7 @@ def status(ctx: Context, req: Request) -> None:
     number, _ = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
     game = board.replay()
-    values = notify.summary(board, game)
+    values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
     headline = [f"{board.ply} moves so far"
                 + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
@@ -104,6 +104,19 @@ def status(ctx: Context, req: Request) -> None:
               for at, kind, user, detail in games.events(ctx.db, board)]
     ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
                headline=headline, notes=[], comment=None, footer=[], record=record)
+
+
+def player(ctx: Context, req: Request) -> None:
+    """A player's profile in one game: rating and its last changes, record against each opponent,
+    games in progress."""
+    [user], _ = _users_and_which(ctx, req.args)
+    title = games.TITLES[req.game]
+    rating = ratings.get(ctx.db, req.game, user)
+    running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
+    ctx.answer(f"{title} player {user}", "player.j2", title=title, user=user, rating=rating,
+               provisional_games=ratings.PROVISIONAL_GAMES, changes=ratings.changes(ctx.db, req.game, user),
+               opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
+               vacation=vacations.describe(ctx.db, user))
 
 
 def record(ctx: Context, req: Request) -> None:

@@ -8,7 +8,7 @@ import difflib
 import rules
 
 from pbm import games, replies
-from pbm.commands import account, admin, play, queries, setups, turns
+from pbm.commands import account, admin, away, play, queries, setups, turns
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 
@@ -86,6 +86,12 @@ COMMANDS: list[Command] = [
                     "coordinates and, where the game has it, WXF; coordinates or wxf only one."),
     Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
+    Command("vacation", "USERID PASSWORD DAYS|off", "stop all your clocks for up to DAYS days "
+            "(off: come back early)", away.vacation, game=False, min_args=3, max_args=3, passwords=(1,),
+            details="While you are on vacation your clocks stand: no time-outs, no reminders; your "
+                    "opponents are told, and it shows in their mails and in status. You may still "
+                    "move. Each player has 30 days a year (the server may set another allowance); "
+                    "days you do not use (coming back early with off) are given back."),
     Command("signoff", "USERID PASSWORD", "close your account (finish or resign your games first)",
             account.signoff, game=False, min_args=2, max_args=2, passwords=(1,)),
     Command("list", "", "the games this server plays", queries.list_games, game=False),
@@ -134,6 +140,8 @@ COMMANDS: list[Command] = [
             game=True, min_args=1, max_args=20),
     Command("status", "BOARD", "the summary of a game without the board", queries.status,
             game=True, min_args=1, max_args=1),
+    Command("player", "USERID", "rating and its history, results by opponent, running games",
+            queries.player, game=True, min_args=1, max_args=1),
     Command("record", "BOARD", "the game's record in PGN, also attached as a file", queries.record,
             game=True, min_args=1, max_args=1,
             details="PGN is what game databases and analysis sites read (pychess-variants reads "

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbm import games, guard
+from pbm import games, guard, vacations
+from pbm.commands import away as vacation
 from pbm.commands import notify, turns
 from pbm.commands.base import Context
 from pbm.store import parse_timestamp, timestamp
@@ -29,6 +30,8 @@ def run(ctx: Context) -> None:
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE remind_at <= ? ORDER BY remind_at LIMIT ?",
                                    [now, BATCH]).fetchall():
         _remind(ctx, games.get(ctx.db, game_id))
+    for away in vacations.due(ctx.db, ctx.now, BATCH):
+        vacation.ended(ctx, away)
 
 
 def _time_out(ctx: Context, board: games.Board) -> None:

@@ -19,11 +19,11 @@ from datetime import timedelta
 
 import rules
 
-from pbm import games, ratings
+from pbm import games, ratings, vacations
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context
 from pbm.games import Board
-from pbm.store import timestamp
+from pbm.store import parse_timestamp, timestamp
 
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",
@@ -55,17 +55,45 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]
 
 
 def schedule(ctx: Context, board: Board) -> None:
-    """Set the reminder and deadline of the turn that starts now (none once the game is over)."""
+    """Set the reminder and deadline of the turn that starts now (none once the game is over); the
+    clock of a player on vacation stands, with the whole time limit left."""
+    board.paused_left = None
     if board.status != games.ACTIVE:
         board.remind_at = board.deadline = None
         return
+    timeout = board.options.get("timeout")
+    clock_runs = board.accepted or board.to_move == board.challenger
+    _wind(ctx, board, timedelta(days=timeout) if timeout and clock_runs else None)
+    if vacations.running(ctx.db, board.to_move):
+        pause(ctx, board)
+
+
+def pause(ctx: Context, board: Board) -> None:
+    """Stop the clock of the player to move (on vacation): no deadline, no reminder; the time they
+    had left is kept for `resume`."""
+    if board.deadline:
+        board.paused_left = (parse_timestamp(board.deadline) - ctx.now).total_seconds()
+    board.deadline = board.remind_at = None
+
+
+def resume(ctx: Context, board: Board) -> None:
+    """Start the stopped clock of the player to move again, with the time they had left."""
+    if board.status == games.ACTIVE:
+        left = board.paused_left
+        _wind(ctx, board, None if left is None else timedelta(seconds=left))
+    board.paused_left = None
+
+
+def _wind(ctx: Context, board: Board, left: timedelta | None) -> None:
+    """Deadline after `left` (None: no time limit), and the reminder due before it."""
     timeout = board.options.get("timeout")
     reminder = board.options.get("reminder", DEFAULT_REMINDER_DAYS)
     if timeout and reminder:
         reminder = min(reminder, timeout / 2)
     board.remind_at = timestamp(ctx.now + timedelta(days=reminder)) if reminder else None
-    clock_runs = board.accepted or board.to_move == board.challenger
-    board.deadline = timestamp(ctx.now + timedelta(days=timeout)) if timeout and clock_runs else None
+    board.deadline = timestamp(ctx.now + left) if left is not None else None
+    if left is not None and board.remind_at and board.remind_at > board.deadline:
+        board.remind_at = timestamp(ctx.now + left / 2)
 
 
 def consent(ctx: Context, board: Board, user: str) -> bool:
@@ -96,7 +124,8 @@ def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
     games.clear_premoves(ctx.db, board)
     if board.rated and board.accepted:
         score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
-        ratings.record(ctx.db, board.variant, board.player1, board.player2, score)
+        ratings.record(ctx.db, board.variant, board.player1, board.player2, score, board.id,
+                       board.finished_at)
 
 
 def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> None:

@@ -1,0 +1,88 @@
+"""`vacation USERID PASSWORD DAYS|off`: a player away stops every clock of theirs (pbm.vacations keeps
+the record and the yearly allowance).
+
+Decisions: a new `vacation` while one runs replaces it (its days so far count, the rest are given
+back); a vacation is 1 day at the least; a clock stopped when the player's turn came during the
+vacation starts again with the whole time limit, one stopped mid-turn with the time that was left;
+the opponents of every running game are told when it begins, and the player when it ends.
+"""
+from __future__ import annotations
+
+from pbm import accounts, games, replies, vacations
+from pbm.commands import notify, turns
+from pbm.commands.base import CommandError, Context, authenticate
+from pbm.commands.parse import Request
+from pbm.store import timestamp
+
+MIN_DAYS = 1.0
+ALL_GAMES = 1000                        # running games of one player: far more than anyone plays
+
+
+def vacation(ctx: Context, req: Request) -> None:
+    user = authenticate(ctx, req.args[0], req.args[1])
+    word = req.args[2].lower()
+    current = vacations.running(ctx.db, user)
+    if word == "off":
+        if current is None:
+            raise CommandError(f"{user} is not on vacation.")
+        ctx.answer(f"{ctx.config.server.name}: vacation over", "account.j2", lines=come_back(ctx, current))
+        return
+    allowance = ctx.config.server.vacation_days
+    try:
+        days = float(word)
+    except ValueError:
+        raise CommandError(f"DAYS is a number of days, for example: vacation {user} PASSWORD 10 "
+                           f"(or off, to come back early).") from None
+    if current is not None:
+        vacations.end(ctx.db, current, ctx.now)
+    left = allowance - vacations.days_taken(ctx.db, user, ctx.now)
+    if not MIN_DAYS <= days <= left:
+        raise CommandError(f"A vacation is {MIN_DAYS:g} day at the least, and {user} has "
+                           f"{max(left, 0):.1f} of this year's {allowance:g} days left.")
+    away = vacations.start(ctx.db, user, ctx.now, days)
+    until = timestamp(away.ends_at)[:16]
+    stopped = []
+    for board in games.listing(ctx.db, None, [user], "active", ALL_GAMES):
+        if board.to_move == user:
+            turns.pause(ctx, board)
+            games.save(ctx.db, board, ctx.now)
+            stopped.append(f"{board.title} Board {board.number}")
+        _tell(ctx, board, board.opponent(user), f"{user} is on vacation until {until} UTC; their clock "
+                                                f"is stopped, and runs again when they come back.")
+    ctx.answer(f"{ctx.config.server.name}: vacation", "account.j2", lines=[
+        f"{user} is on vacation until {until} UTC.",
+        f"Of this year's {allowance:g} vacation days, {left - days:.1f} are left after it.",
+        f"Clocks stopped now: {', '.join(stopped)}." if stopped
+        else "Your clock stops whenever it becomes your turn until then.",
+        f"To come back early, send: vacation {user} PASSWORD off"])
+
+
+def come_back(ctx: Context, away: vacations.Vacation) -> list[str]:
+    """End a vacation (called off, or its time is up): the player's stopped clocks run again.
+    Returns the lines that tell the player so."""
+    vacations.end(ctx.db, away, ctx.now)
+    user = away.user_id
+    running = []
+    for board in games.listing(ctx.db, None, [user], "next", ALL_GAMES):
+        turns.resume(ctx, board)
+        games.save(ctx.db, board, ctx.now)
+        deadline = f" (move by {board.deadline[:16]} UTC)" if board.deadline else ""
+        running.append(f"{board.title} Board {board.number}{deadline}")
+    return [f"{user}'s vacation is over: your clocks run again.",
+            f"Your move on: {', '.join(running)}." if running else "It is not your move anywhere."]
+
+
+def ended(ctx: Context, away: vacations.Vacation) -> None:
+    """A vacation whose time is up (the timers): over, and the player told."""
+    lines = come_back(ctx, away)
+    address = accounts.mail_address(ctx.db, away.user_id)
+    if address:
+        ctx.out.append(replies.notify(address, f"{ctx.config.server.name}: vacation over",
+                                      replies.render("account.j2", lines=lines)))
+
+
+def _tell(ctx: Context, board: games.Board, user: str, line: str) -> None:
+    address = accounts.mail_address(ctx.db, user)
+    if address:
+        ctx.out.append(replies.notify(address, notify.subject(board), replies.render("note.j2", lines=[line]),
+                                      root=notify.thread(ctx, board), kind="note"))
