@@ -109,7 +109,7 @@ def test_challenge_parameter_errors(post, extra, problem):
 def test_parameters_only_go_with_challenge(post):
     board = post.challenge()
     [error] = post.send(f"xiangqi move {board} alice Sw0rdfish h3e3 -fen=x")
-    assert "move takes no -parameters or --options; only challenge does" in flat(error)
+    assert "move takes no -parameters or --options; only challenge and seek do" in flat(error)
 
 
 # --- moves ---------------------------------------------------------------------------------------------

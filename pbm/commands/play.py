@@ -53,7 +53,22 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(f"This server needs the challenger's password in a challenge: "
                            f"{variant} challenge {first} {second} PASSWORD (the password of "
                            f"{challenger}, who is writing).")
-    params = dict(req.params)
+    options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
+    board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
+                                expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
+    games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
+    opponent = board.opponent(challenger)
+    headline = [f"{challenger} has started a game of {title} with {opponent}. It counts for "
+                f"{opponent} only from their first move: until then their clock does not run, the "
+                f"game is not rated, and they may decline it by resigning. If {opponent} does not "
+                f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
+    announce(ctx, board, game, challenger, headline, chosen)
+
+
+def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, bool, str | None]:
+    """The start of a game from a challenge's -parameters (a CommandError if they are wrong):
+    (game, the rules core's parameters, -fen, -unrated, -setup)."""
+    params = dict(params)
     fen = params.pop("fen", None)
     unrated = params.pop("unrated", False)
     own_setup = params.pop("setup", None)
@@ -62,7 +77,6 @@ def challenge(ctx: Context, req: Request) -> None:
                            "(or the placement alone).")
     if fen is not None:
         fen = fen.replace("_", " ")
-    options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     try:
         game = rules.Game.new(variant, params or None, fen)
     except rules.FenError as e:
@@ -73,20 +87,31 @@ def challenge(ctx: Context, req: Request) -> None:
     if game.result != "*":
         raise CommandError(f"That position is already decided ({game.result}, {game.reason}); "
                            f"start from a position where the game is still open.")
+    return game, params, fen, unrated is not False, own_setup
+
+
+def start(ctx: Context, variant: str, params: dict, options: dict, first: str, second: str,
+          challenger: str, *, expires_at: str | None, rated: bool = True
+          ) -> tuple[Board, rules.Game, list[str]]:
+    """Create the game `challenger` asked for (saved; consent still to come unless `expires_at`
+    is None); returns it, its rules.Game and the lines that describe the setup chosen."""
+    game, core_params, fen, unrated, own_setup = opening(variant, params)
     challenger_side = game.turn if challenger == first else "bw"["wb".index(game.turn)]
-    chosen = setups.from_challenge(game, challenger_side, own_setup, params)
+    chosen = setups.from_challenge(game, challenger_side, own_setup, core_params)
     board = games.create(ctx.db, variant, first, second, game.params, options, game.start_fen,
-                         rated=fen is None and unrated is False, now=ctx.now, challenger=challenger,
-                         expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
+                         rated=rated and fen is None and not unrated, now=ctx.now, challenger=challenger,
+                         expires_at=expires_at)
+    if expires_at is None:
+        board.accepted_at = timestamp(ctx.now)
     ctx.board = board
-    games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
     turns.schedule(ctx, board)
     games.save(ctx.db, board, ctx.now)
-    opponent = board.opponent(challenger)
-    headline = [f"{challenger} has started a game of {title} with {opponent}. It counts for "
-                f"{opponent} only from their first move: until then their clock does not run, the "
-                f"game is not rated, and they may decline it by resigning. If {opponent} does not "
-                f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
+    return board, game, chosen
+
+
+def announce(ctx: Context, board: Board, game: rules.Game, actor: str, headline: list[str],
+             chosen: list[str]) -> None:
+    """The first mails of a new game: `headline`, its parameters, setup and whether it is rated."""
     terms = [f"-{name}" if value is True else f"-{name}={value}" for name, value in board.params.items()
              if name not in {side.lower() for side in game.side_names}]     # those are in `chosen`
     if terms:
@@ -94,7 +119,7 @@ def challenge(ctx: Context, req: Request) -> None:
     headline += chosen
     if not board.rated:
         headline.append("The game is not rated.")
-    notify.board_mails(ctx, board, game, actor=challenger, headline=headline, new=True)
+    notify.board_mails(ctx, board, game, actor=actor, headline=headline, new=True)
 
 
 def move(ctx: Context, req: Request) -> None:

@@ -8,7 +8,7 @@ import difflib
 import rules
 
 from pbm import games, replies
-from pbm.commands import account, admin, away, play, queries, setups, turns
+from pbm.commands import account, admin, away, play, queries, seeking, setups, turns
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 
@@ -140,6 +140,16 @@ COMMANDS: list[Command] = [
             game=True, min_args=1, max_args=20),
     Command("status", "BOARD", "the summary of a game without the board", queries.status,
             game=True, min_args=1, max_args=1),
+    Command("seek", "USERID PASSWORD [-param...] [--option=N...] [rated|unrated]",
+            "post an open challenge anyone may take", seeking.seek, game=True, min_args=2, max_args=3,
+            passwords=(1,), params=True,
+            details="Your seek is listed by GAME seeks until someone takes it with GAME accept-seek "
+                    "or it expires (7 days unless the server says otherwise). You play the side that "
+                    "moves first. A new seek of yours replaces the old one. The -parameters and "
+                    "--options are those of challenge."),
+    Command("seeks", "", "the open challenges (seeks) of this game", seeking.list_seeks, game=True),
+    Command("accept-seek", "N USERID PASSWORD", "take seek N: the game starts at once",
+            seeking.accept_seek, game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("player", "USERID", "rating and its history, results by opponent, running games",
             queries.player, game=True, min_args=1, max_args=1),
     Command("record", "BOARD", "the game's record in PGN, also attached as a file", queries.record,
@@ -233,7 +243,7 @@ def check_shape(req: Request, command: Command) -> None:
     if not fits:
         raise CommandError(f"{command.verb} takes {_count(command)}, and your command has {count}.")
     if (req.params or req.options) and not command.params:
-        raise CommandError(f"{command.verb} takes no -parameters or --options; only challenge does.")
+        raise CommandError(f"{command.verb} takes no -parameters or --options; only challenge and seek do.")
 
 
 def _count(command: Command) -> str:

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from pbm import games, guard, vacations
 from pbm.commands import away as vacation
-from pbm.commands import notify, turns
+from pbm.commands import notify, seeking, turns
 from pbm.commands.base import Context
 from pbm.store import parse_timestamp, timestamp
 
@@ -32,6 +32,7 @@ def run(ctx: Context) -> None:
         _remind(ctx, games.get(ctx.db, game_id))
     for away in vacations.due(ctx.db, ctx.now, BATCH):
         vacation.ended(ctx, away)
+    seeking.expire(ctx, BATCH)
 
 
 def _time_out(ctx: Context, board: games.Board) -> None:

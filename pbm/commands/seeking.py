@@ -1,0 +1,88 @@
+"""Finding an opponent: `GAME seek` posts an open challenge, `GAME seeks` lists them, and
+`GAME accept-seek N` takes one, which starts the game at once.
+
+Decisions: the seeker plays the side that moves first (Red, Cho, White), as the first player of a
+challenge does; taking a seek is the taker's consent and posting it the seeker's, so the game counts
+from its start (clocks running, rated unless the seek said unrated or gave a -fen); a seek is
+checked when it is posted (its -parameters and --options as in a challenge), so that taking it
+cannot fail on them.
+"""
+from __future__ import annotations
+
+import rules
+
+from pbm import accounts, games, replies, seeks
+from pbm.commands import play, turns
+from pbm.commands.base import CommandError, Context, authenticate
+from pbm.commands.parse import Request
+
+MAX_LISTED = 50
+
+
+def seek(ctx: Context, req: Request) -> None:
+    variant, title = req.game, games.TITLES[req.game]
+    user = authenticate(ctx, req.args[0], req.args[1])
+    rating = req.args[2].lower() if len(req.args) > 2 else "rated"
+    if rating not in ("rated", "unrated"):
+        raise CommandError("The last word of a seek is rated or unrated (rated if left out).")
+    options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
+    params = dict(req.params)
+    play.opening(variant, params)           # refuse now what would refuse the game later
+    posted, replaced = seeks.post(ctx.db, variant, user, params, options, rating == "rated", ctx.now,
+                                  ctx.config.server.seek_days)
+    lines = [f"Your {title} seek {posted.id} ({seeks.terms(posted)}) is open until "
+             f"{posted.expires_at[:16]} UTC." + (" It replaces your earlier one." if replaced else ""),
+             f"Anyone can take it with: {variant} accept-seek {posted.id} USERID PASSWORD",
+             f"You will play {rules.get_variant(variant).side_names[0]}, and the game counts from "
+             f"its start."]
+    ctx.answer(f"{title} seek {posted.id}", "note.j2", lines=lines)
+
+
+def accept_seek(ctx: Context, req: Request) -> None:
+    variant = req.game
+    try:
+        found = seeks.get(ctx.db, int(req.args[0]))
+    except ValueError:
+        found = None
+    if found is None or found.variant != variant or not seeks.is_open(ctx.db, found, ctx.now):
+        raise CommandError(f"There is no open {games.TITLES[variant]} seek {req.args[0]}. Send "
+                           f"\"{variant} seeks\" for the list.")
+    user = authenticate(ctx, req.args[1], req.args[2])
+    if user == found.user_id:
+        raise CommandError("That is your own seek; to change it, post a new one (it replaces it).")
+    seeker = accounts.get(ctx.db, found.user_id)
+    if seeker is None or seeker.closed:
+        raise CommandError(f"{found.user_id} has signed off; that seek is gone.")
+    board, game, chosen = play.start(ctx, variant, found.params, found.options, found.user_id, user,
+                                     found.user_id, expires_at=None, rated=found.rated)
+    seeks.take(ctx.db, found, board.id)
+    games.add_event(ctx.db, board, "seek-taken", user, seeks.terms(found), ctx.now)
+    play.announce(ctx, board, game, user, [
+        f"{user} has taken {found.user_id}'s seek {found.id}: the game counts from now."], chosen)
+
+
+def list_seeks(ctx: Context, req: Request) -> None:
+    title = games.TITLES[req.game]
+    found = seeks.open_seeks(ctx.db, req.game, ctx.now, MAX_LISTED)
+    lines = [f"{s.id:>5}  {s.user_id:<16} {seeks.terms(s)}  (until {s.expires_at[:10]})" for s in found]
+    if not lines:
+        lines = [f"No open {title} seeks. Post one: {req.game} seek USERID PASSWORD [-params] "
+                 f"[--options] [rated|unrated]"]
+    else:
+        lines.append(f"Take one with: {req.game} accept-seek N USERID PASSWORD")
+    ctx.answer(f"{title} seeks", "games.j2", heading=f"Open {title} seeks", lines=lines,
+               capped=len(found) == MAX_LISTED)
+
+
+def expire(ctx: Context, limit: int) -> None:
+    """Withdraw the seeks nobody took in time, and tell their players (the timers)."""
+    for lapsed in seeks.lapse(ctx.db, ctx.now, limit):
+        address = accounts.mail_address(ctx.db, lapsed.user_id)
+        if address:
+            title = games.TITLES[lapsed.variant]
+            ctx.out.append(replies.notify(address, f"{title} seek {lapsed.id} expired", replies.render(
+                "note.j2", lines=[f"Nobody took your {title} seek {lapsed.id} ({seeks.terms(lapsed)}) "
+                                  f"in {ctx.config.server.seek_days:g} days, so it is withdrawn. "
+                                  f"Post a new one to try again."])))
+
+
