@@ -3,8 +3,8 @@
 
 The templates are package data of `mail_templates`, read through importlib.resources and held in
 memory from the first reply on (`pbm serve` loads them at start): reinstalling pbm under a running
-server removes and rewrites those files, and the server must go on answering.  Autoescaping is off:
-the mails are plain text.
+server removes and rewrites those files, and the server must go on answering.  Autoescaping is on only
+for the HTML templates (*.html.j2): the mails are plain text, with an HTML part for the drawn board.
 """
 from __future__ import annotations
 
@@ -29,9 +29,19 @@ def environment() -> jinja2.Environment:
     templates = load_templates()
     if not templates:
         raise RuntimeError("pbm: the mail templates are missing from the installed package; reinstall pbm")
-    return jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=False,
+    return jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=_is_html,
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
                               lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
+
+
+def _is_html(name: str | None) -> bool:
+    """Templates named *.html.j2 are HTML and escape what they are given; the rest are plain text."""
+    return bool(name) and name.endswith(".html.j2")
+
+
+def render_html(template: str, /, **values: object) -> str:
+    """An HTML template (*.html.j2), filled with `values`, escaped; as it stands."""
+    return environment().get_template(template).render(**values)
 
 
 def has_template(name: str) -> bool:

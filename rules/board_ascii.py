@@ -12,12 +12,12 @@ from __future__ import annotations
 from rules.position import Position
 
 
-def _files(v, turned: bool) -> list[int]:
+def drawn_files(v, turned: bool) -> list[int]:
     """The files from left to right as drawn."""
     return list(range(v.width - 1, -1, -1)) if turned else list(range(v.width))
 
 
-def _ranks(v, turned: bool) -> list[int]:
+def drawn_ranks(v, turned: bool) -> list[int]:
     """The ranks from top to bottom as drawn."""
     return list(range(v.height)) if turned else list(range(v.height - 1, -1, -1))
 
@@ -30,7 +30,7 @@ def _rank_line(pos: Position, rank: int, turned: bool) -> str:
         row[5 + 4 * f] = "+"
         if f < v.width - 1:
             row[6 + 4 * f:9 + 4 * f] = "---"
-    for column, f in enumerate(_files(v, turned)):
+    for column, f in enumerate(drawn_files(v, turned)):
         code = pos.board[rank * v.width + f]
         if code:
             row[4 + 4 * column] = v.colour_prefix[code & 1]
@@ -68,14 +68,14 @@ def _squares(pos: Position, turned: bool) -> list[str]:
     """A board of squares (Gi-Qi-Game): each cell is a river mark (* strong, ~ weak, on the river
     rank only), the colour letter, the piece letter and + for a promoted piece."""
     v, t = pos.t.variant, pos.t
-    files = "      " + "    ".join(chr(ord("A") + f) for f in _files(v, turned))
+    files = "      " + "    ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
     rule = "   " + "+----" * v.width + "+"
     crossed = v.regions.get("crossed")
     river = v.height // 2
     lines = [files, rule]
-    for rank in _ranks(v, turned):
+    for rank in drawn_ranks(v, turned):
         cells = []
-        for f in _files(v, turned):
+        for f in drawn_files(v, turned):
             mark = " "
             if rank == river and crossed is not None:
                 mark = "*" if crossed.contains(f, rank, 0, v.height) else "~"
@@ -108,9 +108,9 @@ def render(pos: Position, turned: bool = False) -> str:
         if v.legend:
             lines += ["", *v.legend]
         return "\n".join(lines) + "\n"
-    files = "     " + "   ".join(chr(ord("A") + f) for f in _files(v, turned))
+    files = "     " + "   ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
     lines = [files, ""]
-    ranks = _ranks(v, turned)
+    ranks = drawn_ranks(v, turned)
     for rank, below in zip(ranks, ranks[1:] + [None]):
         lines.append(_rank_line(pos, rank, turned))
         if below is not None:

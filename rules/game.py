@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from rules import notation
+from rules import board_svg, notation
 from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
@@ -174,6 +174,10 @@ class Game:
     def board(self, turned: bool = False) -> str:
         """The pbmserv ASCII board; `turned`: from the second player's side."""
         return render(self.position, turned)
+
+    def board_svg(self, turned: bool = False) -> str:
+        """The board drawn (SVG), the last move marked; `turned`: from the second player's side."""
+        return board_svg.render(self.position, turned, self.moves[-1] if self.moves else "")
 
     def _legal_moves(self) -> list[Move]:
         if self._legal is None:

@@ -56,6 +56,8 @@ class PieceType:
     # `guard`: a bodyguard or warrior, which lets its king move in its 3x3 zone and may teleport.
     promotions: tuple[str, ...] = ()
     guard: bool = False
+    # The characters on a drawn piece, first side's and second side's (帥 and 將); none: board_letter.
+    glyphs: tuple[str, str] = ()
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ class Variant:
     castling: bool = False                # the king may castle with a lance from the corner
     repeat_is_illegal: bool = False       # a move recreating any earlier position is not allowed
     board_style: str = "points"           # ASCII board: "points" (Xiangqi lines) or "squares"
+    colours: tuple[str, str] = ("#c3161c", "#1b1b1b")     # of the sides' pieces on a drawn board
 
     def piece(self, letter: str) -> PieceType:
         return next(p for p in self.pieces if p.letter == letter)

@@ -22,8 +22,10 @@ def test_the_openings_cover_every_game():
 
 def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch):
     rendered: set[str] = set()
-    real = replies.render
+    real, real_html = replies.render, replies.render_html
     monkeypatch.setattr(replies, "render", lambda name, /, **v: rendered.add(name) or real(name, **v))
+    monkeypatch.setattr(replies, "render_html",           # (checked for being rendered; HTML has
+                        lambda name, /, **v: rendered.add(name) or real_html(name, **v))  # no lines)
     post = PostOffice(tmp_path)
     post.signup("alice", "bob", "carol", "root")
     mails = post.send("help") + post.send("help multiple") + post.send("help reply") + \

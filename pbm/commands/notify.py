@@ -121,6 +121,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "moves": rows,
         "width": width,
         "board": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board(turned),
+        "svg": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board_svg(turned),
         "fen": "" if board.status == games.DECLINED else shown.fen(),
         "analysis": "" if board.status == games.DECLINED else analysis_link(board.variant, shown.fen()),
     }
@@ -165,9 +166,9 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     notes = notes or {}
     observers = games.observers(ctx.db, board)
     if actor is not None and ctx.inbound is not None:
+        body, html = _body(ctx, board, game, headline, notes, actor, None, actor in observers)
         ctx.out.append(replies.answer(
-            ctx.inbound, subject(board, new=new),
-            _body(ctx, board, game, headline, notes, actor, None, actor in observers),
+            ctx.inbound, subject(board, new=new), body, html=html,
             root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     if recipients is None:
@@ -179,9 +180,9 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
+        body, html = _body(ctx, board, game, headline, notes, user, attached, user in observers)
         ctx.out.append(replies.notify(
-            address, subject(board, new=new, comment=bool(attached)),
-            _body(ctx, board, game, headline, notes, user, attached, user in observers), root=root,
+            address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
             reply_to=reply_address(ctx, board, user) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
 
@@ -223,11 +224,16 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
 
 
 def _body(ctx: Context, board: Board, game: rules.Game, headline: list[str],
-          notes: dict[str, list[str]], user: str, attached: dict | None, observing: bool) -> str:
+          notes: dict[str, list[str]], user: str, attached: dict | None,
+          observing: bool) -> tuple[str, str]:
+    """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
+    for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=accounts.preferences(ctx.db, user),
                      away=away_lines(ctx, board))
-    return replies.render("board.j2", **values, headline=headline, notes=notes.get(user, []),
-                          comment=attached, footer=footer(board, game, user, observing))
+    values.update(headline=headline, notes=notes.get(user, []), comment=attached,
+                  footer=footer(board, game, user, observing))
+    html = replies.render_html("board.html.j2", **values) if values["svg"] else ""
+    return replies.render("board.j2", **values), html
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> str:

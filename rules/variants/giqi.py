@@ -123,6 +123,7 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         height=HEIGHT,
         side_names=("White", "Black"),
         colour_prefix=("w", "b"),
+        colours=("#a35200", "#1b1b1b"),  # drawn pieces: White's brown, Black's black
         pieces=pieces(on["koreancannons"], on["warriorpromotion"]),
         regions=regions(on["swapriver"]),
         start_fen=START_FEN,

@@ -30,20 +30,21 @@ PALACE_STEPS = (steps(ORTHOGONAL, stay_in="palace"), steps(DIAGONAL, stay_in="pa
 ELEPHANT_PATHS = rotations(mirrored((((0, 1), (1, 2), (2, 3)),)))
 
 PIECES = (
-    PieceType("K", "king", "king", "K", "K", PALACE_STEPS, royal=True),
-    PieceType("A", "advisor", "advisor", "G", "A", PALACE_STEPS),
-    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS),)),
-    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),)),
-    PieceType("R", "chariot", "rook", "R", "R", (Slide(ORTHOGONAL), Slide(DIAGONAL, lines=LINES))),
+    PieceType("K", "king", "king", "K", "K", PALACE_STEPS, royal=True, glyphs=("楚", "漢")),
+    PieceType("A", "advisor", "advisor", "G", "A", PALACE_STEPS, glyphs=("士", "士")),
+    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS),), glyphs=("象", "象")),
+    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),), glyphs=("馬", "馬")),
+    PieceType("R", "chariot", "rook", "R", "R", (Slide(ORTHOGONAL), Slide(DIAGONAL, lines=LINES)),
+              glyphs=("車", "車")),
     # Moves and captures only over one screen that is not a cannon, and never takes a cannon.
     PieceType("C", "cannon", "cannon", "C", "C", (
         Slide(ORTHOGONAL, mode=HOP_ONLY),
         Slide(DIAGONAL, mode=HOP_ONLY, lines=LINES),
-    )),
+    ), glyphs=("包", "包")),
     PieceType("P", "soldier", "soldier", "S", "P", (
         steps(((0, 1), (1, 0), (-1, 0))),
         steps(((1, 1), (-1, 1)), lines=LINES),  # forward along the (enemy) palace diagonals
-    )),
+    ), glyphs=("卒", "兵")),
 )
 
 POINTS = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}
@@ -121,6 +122,7 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         height=10,
         side_names=("Cho", "Han"),
         colour_prefix=("c", "h"),
+        colours=("#1552a5", "#c3161c"),  # Cho blue, Han red
         pieces=PIECES,
         regions=REGIONS,
         start_fen=start,

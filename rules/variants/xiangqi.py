@@ -26,16 +26,18 @@ HORSE_PATHS = rotations(mirrored((((0, 1), (1, 2)),)))
 ELEPHANT_PATHS = tuple(((dx, dy), (2 * dx, 2 * dy)) for dx, dy in DIAGONAL)
 
 PIECES = (
-    PieceType("K", "king", "king", "K", "K", (steps(ORTHOGONAL, stay_in="palace"),), royal=True),
-    PieceType("A", "advisor", "advisor", "G", "A", (steps(DIAGONAL, stay_in="palace"),)),
-    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS, stay_in="own-half"),)),
-    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),)),
-    PieceType("R", "rook", "rook", "R", "R", (Slide(ORTHOGONAL),)),
-    PieceType("C", "cannon", "cannon", "C", "C", (Slide(ORTHOGONAL, mode=CANNON),)),
+    PieceType("K", "king", "king", "K", "K", (steps(ORTHOGONAL, stay_in="palace"),), royal=True,
+              glyphs=("帥", "將")),
+    PieceType("A", "advisor", "advisor", "G", "A", (steps(DIAGONAL, stay_in="palace"),), glyphs=("仕", "士")),
+    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS, stay_in="own-half"),),
+              glyphs=("相", "象")),
+    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),), glyphs=("傌", "馬")),
+    PieceType("R", "rook", "rook", "R", "R", (Slide(ORTHOGONAL),), glyphs=("俥", "車")),
+    PieceType("C", "cannon", "cannon", "C", "C", (Slide(ORTHOGONAL, mode=CANNON),), glyphs=("炮", "砲")),
     PieceType("P", "soldier", "soldier", "S", "P", (
         steps(((0, 1),)),
         steps(((1, 0), (-1, 0)), when="crossed"),
-    )),
+    ), glyphs=("兵", "卒")),
 )
 
 

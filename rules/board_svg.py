@@ -1,0 +1,130 @@
+"""The board drawn as SVG, for the HTML part of a board mail: the points and lines (or the squares
+of a board of squares), the river and the palace diagonals, round pieces with their characters
+(PieceType.glyphs, else the board letter) in their side's colour, the last move marked.
+
+Same geometry as the ASCII board (rules.board_ascii): `turned` draws it from the second player's
+side.  Plain SVG 1.1 with inline attributes only (no CSS, scripts or images), so that a mail client
+can show it as it stands.  Fixed proportions: the geometry constants below are also what a test uses
+to find the points on a rendered picture.
+"""
+from __future__ import annotations
+
+import re
+from html import escape
+
+from rules.board_ascii import drawn_files, drawn_ranks
+from rules.notation import parse_square
+from rules.position import Position
+
+STEP = 40                               # between two points (or the side of a square)
+MARGIN = 44                             # from the outer lines to the picture's edge: the labels
+RADIUS = 17                             # of a piece
+LABEL = 13                              # from the edge to the middle of a label
+BOARD = "#f0d9a0"                       # the wood
+LINE = "#5a4326"
+PIECE = "#fbf3df"                       # a piece's face
+MARK = "#2e9e4f"                        # the last move's points
+_SQUARE = re.compile(r"[a-z]\d{1,2}")
+
+
+def size(v) -> tuple[int, int]:
+    """(width, height) of the picture in its own units."""
+    cells = (v.width, v.height) if v.board_style == "squares" else (v.width - 1, v.height - 1)
+    return 2 * MARGIN + cells[0] * STEP, 2 * MARGIN + cells[1] * STEP
+
+
+def centre(v, column: int, row: int) -> tuple[float, float]:
+    """Where the point (or square) drawn in `column` from the left, `row` from the top, stands."""
+    half = STEP / 2 if v.board_style == "squares" else 0
+    return MARGIN + half + column * STEP, MARGIN + half + row * STEP
+
+
+def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
+    v = pos.t.variant
+    width, height = size(v)
+    files, ranks = drawn_files(v, turned), drawn_ranks(v, turned)
+    column = {f: i for i, f in enumerate(files)}
+    row = {r: i for i, r in enumerate(ranks)}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+           f'height="{height}" style="max-width:100%;height:auto" role="img" '
+           f'aria-label="{escape(v.title)} board">',
+           f'<rect width="{width}" height="{height}" fill="{BOARD}"/>']
+    out += _squares(v) if v.board_style == "squares" else _lines(v, column, row)
+    for i, f in enumerate(files):
+        x, _ = centre(v, i, 0)
+        for y in (LABEL, height - LABEL):
+            out.append(_label(x, y, chr(ord("a") + f)))
+    for i, r in enumerate(ranks):
+        _, y = centre(v, 0, i)
+        for x in (LABEL, width - LABEL):
+            out.append(_label(x, y, str(r + 1)))
+    for name in _SQUARE.findall(last_move.lower())[-2:] if last_move else []:
+        sq = parse_square(v, name)
+        x, y = centre(v, column[sq % v.width], row[sq // v.width])
+        h = STEP / 2 - 1
+        out.append(f'<rect x="{x - h}" y="{y - h}" width="{2 * h}" height="{2 * h}" fill="none" '
+                   f'stroke="{MARK}" stroke-width="3"/>')
+    for sq, code in enumerate(pos.board):
+        if code:
+            x, y = centre(v, column[sq % v.width], row[sq // v.width])
+            out.append(_piece(v, pos.t.piece_type(code), code & 1, x, y))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _lines(v, column: dict[int, int], row: dict[int, int]) -> list[str]:
+    """The lines of a board of points: ranks, files (the inner ones broken by the river), diagonals."""
+    out = []
+    ends = [centre(v, 0, 0), centre(v, v.width - 1, v.height - 1)]
+    (left, top), (right, bottom) = ends
+    for i in range(v.height):
+        _, y = centre(v, 0, i)
+        out.append(_line(left, y, right, y))
+    river = v.river_after_rank
+    for i in range(v.width):
+        x, _ = centre(v, i, 0)
+        if river is None or i in (0, v.width - 1):
+            out.append(_line(x, top, x, bottom))
+            continue
+        near, far = sorted((row[river], row[river + 1]))
+        out.append(_line(x, top, x, centre(v, 0, near)[1]))
+        out.append(_line(x, centre(v, 0, far)[1], x, bottom))
+    for chain in v.diagonals:
+        for (f1, r1), (f2, r2) in zip(chain, chain[1:]):
+            x1, y1 = centre(v, column[f1], row[r1])
+            x2, y2 = centre(v, column[f2], row[r2])
+            out.append(_line(x1, y1, x2, y2))
+    out.append(f'<rect x="{left - 4}" y="{top - 4}" width="{right - left + 8}" height="{bottom - top + 8}" '
+               f'fill="none" stroke="{LINE}" stroke-width="2"/>')
+    return out
+
+
+def _squares(v) -> list[str]:
+    out = []
+    for i in range(v.width + 1):
+        x = MARGIN + i * STEP
+        out.append(_line(x, MARGIN, x, MARGIN + v.height * STEP))
+    for i in range(v.height + 1):
+        y = MARGIN + i * STEP
+        out.append(_line(MARGIN, y, MARGIN + v.width * STEP, y))
+    return out
+
+
+def _line(x1: float, y1: float, x2: float, y2: float) -> str:
+    return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{LINE}" stroke-width="1.5"/>'
+
+
+def _label(x: float, y: float, text: str) -> str:
+    return (f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="12" fill="{LINE}" '
+            f'text-anchor="middle" dominant-baseline="central">{text}</text>')
+
+
+def _piece(v, piece, side: int, x: float, y: float) -> str:
+    colour = v.colours[side]
+    text = piece.glyphs[side] if piece.glyphs else piece.board_letter
+    size = 19 if piece.glyphs else 16 if len(text) == 1 else 12
+    return (f'<g><circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{PIECE}" stroke="{colour}" '
+            f'stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{RADIUS - 2.2}" fill="none" '
+            f'stroke="{colour}" stroke-width="0.8"/><text x="{x}" y="{y}" font-family="\'Noto Serif CJK SC\','
+            f'\'Noto Serif CJK TC\',\'Songti SC\',\'SimSun\',serif" font-size="{size}" font-weight="bold" '
+            f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text></g>')
