@@ -64,6 +64,10 @@ def test_seek_through_pbm_deliver_and_the_welcome_mail(pbm_env):
     assert "accept-seek N alice PASSWORD" in text(welcome)
     pbm_env.mail(f"signup bob {PASSWORDS['bob']}", sender="bob@example.org")
     pbm_env.mail(f"xiangqi seek alice {PASSWORDS['alice']}")
+    pbm_env.replies()
+    pbm_env.mail("xiangqi seeks", sender="bob@example.org")
+    [listed] = pbm_env.replies()
+    assert "    1  alice            rated" in text(listed)
     pbm_env.mail(f"xiangqi accept-seek 1 bob {PASSWORDS['bob']}", sender="bob@example.org")
     subjects = {m["To"]: m["Subject"] for m in pbm_env.replies()[-2:]}
     assert subjects == {"alice@example.org": "New Xiangqi Board 101 alice",
