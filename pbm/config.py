@@ -85,6 +85,12 @@ class AdminsSection:
 
 
 @dataclass(frozen=True)
+class LmtpSection:
+    socket: Path | None = None          # a Unix socket for LMTP from the local MTA; None = none
+    socket_mode: int = 0o660            # who may connect: the MTA's group (see README)
+
+
+@dataclass(frozen=True)
 class ImapSection:
     host: str = "localhost"
     port: int = 993
@@ -105,6 +111,7 @@ SECTIONS: dict[str, type] = {
     "outbound": OutboundSection,
     "admins": AdminsSection,
     "imap": ImapSection,
+    "lmtp": LmtpSection,
 }
 
 
@@ -116,6 +123,7 @@ class Config:
     outbound: OutboundSection
     admins: AdminsSection
     imap: ImapSection
+    lmtp: LmtpSection
     path: Path | None = None            # the file it was read from, if any
 
     @property
@@ -205,6 +213,8 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [server] address must be a mail address, not {config.server.address!r}")
     if not 0 <= config.smtp.processes <= 64:
         raise ConfigError(f"{path}: [smtp] processes must be 0 to 64, not {config.smtp.processes}")
+    if not 0 <= config.lmtp.socket_mode <= 0o777:
+        raise ConfigError(f"{path}: [lmtp] socket_mode must be a file mode such as 0o660")
     if config.smtp.max_message_size < 1024:
         raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import queue
 import signal
 import threading
@@ -210,6 +211,20 @@ async def _timers(config: Config, intake_thread: _IntakeThread) -> None:
         await asyncio.sleep(config.server.timer_interval)
 
 
+async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
+    """The LMTP listener on `[lmtp] socket`, served by this process like SMTP with no SMTP
+    processes.  A socket file left by a server that was killed is replaced."""
+    path = config.lmtp.socket
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_socket():
+        path.unlink()
+    server = await asyncio.get_running_loop().create_unix_server(
+        smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
+    os.chmod(path, config.lmtp.socket_mode)
+    log.info("LMTP on %s", path)
+    return server
+
+
 async def _serve(config: Config) -> bool:
     open_db(config).close()                 # create or migrate now: fail before listening
     loop = asyncio.get_running_loop()
@@ -220,6 +235,7 @@ async def _serve(config: Config) -> bool:
     senders = link.Children(stop)
     outbox_process.start(config, senders, intake_thread.written)
     receiver = Receiver(preparers, intake_thread)
+    local = await _lmtp(config, receiver) if config.lmtp.socket else None
     listeners = link.Children(stop)
     if config.smtp.processes:               # they listen on these sockets; this process does not
         server = await loop.create_server(asyncio.Protocol, host=config.smtp.host,
@@ -237,6 +253,8 @@ async def _serve(config: Config) -> bool:
     log.info("stopping")
     clean = await listeners.stop(DRAIN_TIMEOUT)     # after what they hold
     server.close()
+    if local is not None:
+        local.close()
     timers.cancel()
     for _ in range(int(DRAIN_TIMEOUT * 10)):
         if not receiver.in_progress:

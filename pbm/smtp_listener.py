@@ -25,6 +25,7 @@ import signal
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 
+from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbm import inbound, intake, link
@@ -57,6 +58,24 @@ class SmtpHandler:
         mail_from = "" if envelope.mail_from == "<>" else envelope.mail_from
         return await self.answer(intake.Delivery(envelope.original_content, mail_from,
                                                  tuple(envelope.rcpt_tos)))
+
+
+class LmtpHandler(SmtpHandler):
+    """LMTP (RFC 2033) from the local MTA: after DATA, one answer for each recipient accepted by
+    RCPT, in their order.  The message is recorded and carried out once, whatever its recipients, so
+    every recipient gets the answer of that one commit."""
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        return "\r\n".join([answer] * len(envelope.rcpt_tos))
+
+
+def lmtp_factory(config: Config, answer: Answer) -> Callable[[], LMTP]:
+    """Makes the LMTP protocol of each connection on the Unix socket `[lmtp] socket`."""
+    handler = LmtpHandler(config, answer)
+    hostname = config.smtp.hostname or socket.getfqdn()
+    return lambda: LMTP(handler, data_size_limit=config.smtp.max_message_size, enable_SMTPUTF8=True,
+                        hostname=hostname, ident="pbm")
 
 
 def protocol_factory(config: Config, handler: SmtpHandler) -> Callable[[], SMTP]:
