@@ -1,4 +1,4 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers.
+"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
@@ -81,7 +81,15 @@ def _parser() -> argparse.ArgumentParser:
 
     timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
     timers.set_defaults(run=_timers)
+
+    doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
+    doctor.set_defaults(run=_doctor)
     return parser
+
+
+def _doctor(config: Config, args: argparse.Namespace) -> int:
+    from pbm import doctor
+    return EX_OK if doctor.run(config) else 1
 
 
 def _serve(config: Config, args: argparse.Namespace) -> int:

@@ -624,6 +624,22 @@ class _Relay:
             self.smtp = None
 
 
+def check_relay(config: Config) -> str | None:
+    """Connect to the relay as a send would (EHLO, STARTTLS or TLS, AUTH if configured) and leave:
+    None if that worked, else what went wrong (for `pbm doctor`)."""
+    relay = _Relay(config)
+    try:
+        relay.smtp = relay._connect()
+        relay.smtp.ehlo_or_helo_if_needed()
+    except _RelayUnavailable as e:
+        return str(e)
+    except (smtplib.SMTPException, OSError) as e:
+        return f"{type(e).__name__}: {e}"
+    finally:
+        relay.close()
+    return None
+
+
 def _response(code: int, text: bytes | str) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")

@@ -1,0 +1,133 @@
+"""`pbm doctor`: what an operator checks before (and after) going live, in one command.
+
+Each check prints `ok` or what is wrong and how to fix it; the exit status is 1 if anything is wrong.
+A note (a choice an operator may have made on purpose, such as replies into a Maildir) is printed
+but is not a problem.  It reads and connects, and changes nothing (it does not create the database).
+"""
+from __future__ import annotations
+
+import sqlite3
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from pbm.config import Config
+
+Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
+NOTE = "note: "
+
+
+def run(config: Config, out: Callable[[str], None] = print) -> bool:
+    """Run every check; True if none found a problem."""
+    healthy = True
+    for name, check in CHECKS:
+        found = list(check(config))
+        healthy = healthy and all(line.startswith(NOTE) for line in found)
+        out(f"{name + ':':<14}{found[0] if found else 'ok'}")
+        for line in found[1:]:
+            out(f"{'':<14}{line}")
+    out("everything looks right" if healthy else "fix the problems above, then run pbm doctor again")
+    return healthy
+
+
+def _configuration(config: Config) -> Iterator[str]:
+    if config.path is None:
+        yield (f"{NOTE}no configuration file: the built-in defaults; give one with --config FILE or "
+               f"PBM_CONFIG (config/pbm.toml lists every key)")
+    if config.outbound.mode == "maildir":
+        yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; "
+               f"[outbound] mode = \"smtp\" and the relay's host send them")
+    if config.server.address.endswith("@localhost") and config.path is not None:
+        yield f"[server] address is {config.server.address}: set the address players write to"
+
+
+def _file_modes(config: Config) -> Iterator[str]:
+    data = config.data_dir
+    if not data.exists():
+        yield f"{data} does not exist yet: pbm creates it (0700) on first use"
+        return
+    yield from _mode(data, 0o700, "chmod 700")
+    for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm", "secret"):
+        if (data / name).exists():
+            yield from _mode(data / name, 0o600, "chmod 600")
+    maildir = config.outbox_maildir
+    for folder in (maildir, *(maildir / sub for sub in ("new", "cur", "tmp"))):
+        if folder.exists():
+            yield from _mode(folder, 0o700, "chmod 700")
+    if config.path is not None and config.outbound.password:
+        yield from _mode(config.path, 0o600, "chmod 600 (it holds the relay's password)")
+
+
+def _mode(path: Path, most: int, fix: str) -> Iterator[str]:
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & ~most:
+        yield f"{path} is {mode:04o}, readable by others: {fix} {path}"
+
+
+def _database(config: Config) -> Iterator[str]:
+    from pbm.schema import MIGRATIONS
+    path = config.data_dir / "pbm.sqlite3"
+    if not path.exists():
+        yield f"no database at {path} yet: pbm creates it on first use"
+        return
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
+        try:
+            result = [row[0] for row in db.execute("PRAGMA integrity_check")]
+            version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        yield f"cannot read {path}: {e}; restore it from a backup"
+        return
+    if result != ["ok"]:
+        yield f"{path} is damaged ({'; '.join(result[:3])}): stop pbm and restore it from a backup"
+    if version != len(MIGRATIONS):
+        yield (f"the database has schema version {version}, this pbm {len(MIGRATIONS)}: "
+               f"{'pbm migrates it when it next opens it' if version < len(MIGRATIONS) else 'install the newer pbm that wrote it'}")
+
+
+def _relay(config: Config) -> Iterator[str]:
+    if config.outbound.mode != "smtp":
+        yield f"{NOTE}not used ([outbound] mode is \"maildir\")"
+        return
+    from pbm.outbox import check_relay
+    problem = check_relay(config)
+    if problem:
+        out = config.outbound
+        yield (f"{problem}; check [outbound] host, port ({out.host}:{out.port}), ssl/starttls"
+               f"{', username and password' if out.username else ''}")
+
+
+def _templates(config: Config) -> Iterator[str]:
+    try:
+        from pbm import replies
+        names = sorted(replies.load_templates())
+        environment = replies.environment()
+        for name in names:
+            environment.get_template(name)
+        replies.render("error.j2", what="command", command="xiangqi move 101 alice ********",
+                       problem="A sample problem.", usage=["xiangqi move BOARD USERID PASSWORD MOVE"],
+                       help_topic="move")
+    except Exception as e:
+        yield f"the mail templates do not render ({type(e).__name__}: {e}): reinstall pbm"
+
+
+def _lmtp(config: Config) -> Iterator[str]:
+    path = config.lmtp.socket
+    if path is None:
+        return
+    if not path.parent.exists():
+        yield f"[lmtp] socket: its folder {path.parent} does not exist; create it for pbm"
+    elif path.exists() and not path.is_socket():
+        yield f"[lmtp] socket: {path} exists and is not a socket; remove it"
+
+
+CHECKS: list[tuple[str, Check]] = [
+    ("configuration", _configuration),
+    ("file modes", _file_modes),
+    ("database", _database),
+    ("relay", _relay),
+    ("templates", _templates),
+    ("lmtp", _lmtp),
+]

@@ -1,0 +1,62 @@
+"""`pbm doctor` (issue 15): says ok where things are right, and names what is wrong, with its fix and
+exit status 1 -- file modes, a damaged database, a relay that does not answer or refuses the login,
+a socket path that is not a socket.  The relay is a real aiosmtpd server with STARTTLS and AUTH."""
+from __future__ import annotations
+
+import ssl
+
+from test_outbox import RELAY_PASSWORD, RELAY_USER, certificate, relay_env  # noqa: F401 (fixtures)
+
+
+def doctor(env) -> tuple[int, str]:
+    result = env.run("doctor")
+    return result.returncode, result.stdout.decode()
+
+
+def test_a_healthy_installation(pbm_env):
+    pbm_env.mail("help")                        # the database, the secret and the Maildir exist
+    code, out = doctor(pbm_env)
+    assert code == 0, out
+    assert "file modes:   ok" in out and "database:     ok" in out and "templates:    ok" in out
+    assert "note: replies go into the Maildir" in out and "everything looks right" in out
+
+
+def test_file_modes_and_a_damaged_database(pbm_env):
+    pbm_env.mail("help")
+    database = pbm_env.data_dir / "pbm.sqlite3"
+    database.chmod(0o644)
+    code, out = doctor(pbm_env)
+    assert code == 1 and f"{database} is 0644, readable by others: chmod 600 {database}" in out
+    database.chmod(0o600)
+    data = bytearray(database.read_bytes())
+    for page in range(1, 12):                       # scribble over the type of some b-tree pages
+        data[page * 4096] = 0x33
+    database.write_bytes(bytes(data))
+    code, out = doctor(pbm_env)
+    assert code == 1 and "restore it from a backup" in out
+
+
+def test_the_relay_with_starttls_and_auth(relay_env, certificate):  # noqa: F811
+    env, start = relay_env
+    code, out = doctor(env)
+    assert code == 1 and "relay 127.0.0.1" in out and "check [outbound] host, port" in out  # nobody there
+    cert, key = certificate
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(cert, key)
+    start(tls=tls)
+    env.configure(outbound={"host": "localhost", "starttls": True, "ca_file": str(cert),
+                            "username": RELAY_USER, "password": "wrong-password"})
+    code, out = doctor(env)
+    assert code == 1 and "535" in out and "username and password" in out
+    assert "wrong-password" not in out
+    env.configure(outbound={"password": RELAY_PASSWORD})
+    code, out = doctor(env)
+    assert "relay:        ok" in out, out
+
+
+def test_an_lmtp_path_that_is_not_a_socket(pbm_env):
+    path = pbm_env.root / "lmtp.sock"
+    path.write_text("")
+    pbm_env.configure(lmtp={"socket": str(path)})
+    code, out = doctor(pbm_env)
+    assert code == 1 and "is not a socket; remove it" in out
