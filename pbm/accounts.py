@@ -22,9 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
-from pbm.store import parse_timestamp, timestamp
+from pbm.store import Database, parse_timestamp, timestamp
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MIN_PASSWORD = 8                        # so that a move (at most 7 characters) is never a password
@@ -154,20 +152,20 @@ def _mac(password: str) -> bytes:
 
 # --- storage -----------------------------------------------------------------------------------------
 
-def get(db: sqlite_utils.Database, user_id: str) -> User | None:
+def get(db: Database, user_id: str) -> User | None:
     row = db.execute("SELECT id, password, closed_at FROM users WHERE id = ?",
                      [user_id.lower()]).fetchone()
     return User(row[0], row[1], row[2] is not None) if row else None
 
 
-def create(db: sqlite_utils.Database, user_id: str, password: str, addresses: list[str],
+def create(db: Database, user_id: str, password: str, addresses: list[str],
            now: datetime) -> None:
     db.execute("INSERT INTO users (id, password, created_at) VALUES (?, ?, ?)",
                [user_id, hash_password(password), timestamp(now)])
     set_addresses(db, user_id, addresses)
 
 
-def set_password(db: sqlite_utils.Database, user_id: str, password: str) -> None:
+def set_password(db: Database, user_id: str, password: str) -> None:
     """A new password also revokes the user's reply tokens (pbm.tokens): whoever could read the
     old game mails may be who the player is shutting out."""
     db.execute("UPDATE users SET password = ?, token_epoch = token_epoch + 1 WHERE id = ?",
@@ -178,13 +176,13 @@ RESET_VALIDITY = timedelta(hours=1)
 RESET_INTERVAL = timedelta(minutes=15)    # at most one code per user in this time
 
 
-def addresses(db: sqlite_utils.Database, user_id: str) -> list[str]:
+def addresses(db: Database, user_id: str) -> list[str]:
     """The user's registered addresses, the main one first."""
     return [row[0] for row in db.execute("SELECT address FROM addresses WHERE user_id = ? ORDER BY "
                                          "position", [user_id])]
 
 
-def issue_reset_code(db: sqlite_utils.Database, secret: bytes, user_id: str, now: datetime,
+def issue_reset_code(db: Database, secret: bytes, user_id: str, now: datetime,
                      force: bool = False) -> str | None:
     """A new one-time code for `user_id` (replacing an older one), or None if one was issued less
     than RESET_INTERVAL ago (unless `force`: an administrator)."""
@@ -198,7 +196,7 @@ def issue_reset_code(db: sqlite_utils.Database, secret: bytes, user_id: str, now
     return code
 
 
-def use_reset_code(db: sqlite_utils.Database, secret: bytes, user_id: str, code: str,
+def use_reset_code(db: Database, secret: bytes, user_id: str, code: str,
                    now: datetime) -> bool:
     """Whether `code` is the user's current, unexpired code; a right one is used up."""
     row = db.execute("SELECT code, expires_at FROM reset_codes WHERE user_id = ?", [user_id]).fetchone()
@@ -220,24 +218,24 @@ PREFERENCES = {
 }
 
 
-def preferences(db: sqlite_utils.Database, user_id: str) -> dict[str, str]:
+def preferences(db: Database, user_id: str) -> dict[str, str]:
     """Every preference of the user, defaults filled in."""
     row = db.execute("SELECT preferences FROM users WHERE id = ?", [user_id]).fetchone()
     chosen = json.loads(row[0]) if row else {}
     return {name: chosen.get(name, values[0]) for name, values in PREFERENCES.items()}
 
 
-def set_preferences(db: sqlite_utils.Database, user_id: str, chosen: dict[str, str]) -> None:
+def set_preferences(db: Database, user_id: str, chosen: dict[str, str]) -> None:
     db.execute("UPDATE users SET preferences = ? WHERE id = ?",
                [json.dumps({**preferences(db, user_id), **chosen}, sort_keys=True), user_id])
 
 
-def token_epoch(db: sqlite_utils.Database, user_id: str) -> int:
+def token_epoch(db: Database, user_id: str) -> int:
     row = db.execute("SELECT token_epoch FROM users WHERE id = ?", [user_id]).fetchone()
     return row[0] if row else 0
 
 
-def set_addresses(db: sqlite_utils.Database, user_id: str, addresses: list[str]) -> None:
+def set_addresses(db: Database, user_id: str, addresses: list[str]) -> None:
     """Replace the user's addresses; the first one is where their mail goes."""
     db.execute("DELETE FROM addresses WHERE user_id = ?", [user_id])
     unique = list(dict.fromkeys(a.lower() for a in addresses))
@@ -245,27 +243,27 @@ def set_addresses(db: sqlite_utils.Database, user_id: str, addresses: list[str])
                         [(address, user_id, i) for i, address in enumerate(unique)])
 
 
-def close(db: sqlite_utils.Database, user_id: str, now: datetime) -> None:
+def close(db: Database, user_id: str, now: datetime) -> None:
     """Sign off: the id stays taken (old games name it), the addresses and subscriptions go."""
     db.execute("UPDATE users SET closed_at = ? WHERE id = ?", [timestamp(now), user_id])
     db.execute("DELETE FROM addresses WHERE user_id = ?", [user_id])
     db.execute("DELETE FROM observers WHERE user_id = ?", [user_id])
 
 
-def mail_address(db: sqlite_utils.Database, user_id: str) -> str | None:
+def mail_address(db: Database, user_id: str) -> str | None:
     """Where the user's mail goes (None for a closed account)."""
     row = db.execute("SELECT address FROM addresses WHERE user_id = ? AND position = 0",
                      [user_id]).fetchone()
     return row[0] if row else None
 
 
-def user_of_address(db: sqlite_utils.Database, address: str, among: tuple[str, ...] = ()) -> str | None:
+def user_of_address(db: Database, address: str, among: tuple[str, ...] = ()) -> str | None:
     """The user the address belongs to, preferring one of `among` (an address may serve several)."""
     users = [row[0] for row in db.execute("SELECT user_id FROM addresses WHERE address = ? ORDER BY "
                                           "position, user_id", [address.lower()])]
     return next((u for u in users if u in among), users[0] if users else None)
 
 
-def owns_address(db: sqlite_utils.Database, user_id: str, address: str) -> bool:
+def owns_address(db: Database, user_id: str, address: str) -> bool:
     return db.execute("SELECT 1 FROM addresses WHERE address = ? AND user_id = ?",
                       [address.lower(), user_id]).fetchone() is not None

@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timezone
 
-import sqlite_utils
-
 from pbm import outbox
 from pbm.config import Config
 from pbm.messages import Outgoing
-from pbm.store import timestamp
+from pbm.store import Database, timestamp
 
 
-def refused_addresses(db: sqlite_utils.Database, addresses: Iterable[str]) -> dict[str, str]:
+def refused_addresses(db: Database, addresses: Iterable[str]) -> dict[str, str]:
     """Of `addresses`, those the relay refused for good, with the last reason."""
     found = {}
     for address in addresses:
@@ -30,7 +28,7 @@ def refused_addresses(db: sqlite_utils.Database, addresses: Iterable[str]) -> di
     return found
 
 
-def refused(db: sqlite_utils.Database, *, config: Config, row_id: int, recipient: str, subject: str,
+def refused(db: Database, *, config: Config, row_id: int, recipient: str, subject: str,
             reason: str) -> None:
     """Count the refusal and queue the notices (inside the outbox's write transaction)."""
     now = datetime.now(timezone.utc)

@@ -91,7 +91,7 @@ def _relay(config: Config) -> Iterator[str]:
     if config.outbound.mode != "smtp":
         yield f"{NOTE}not used ([outbound] mode is \"maildir\")"
         return
-    from pbm.outbox import check_relay
+    from pbm.relay import check_relay
     problem = check_relay(config)
     if problem:
         out = config.outbound

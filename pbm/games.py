@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-import sqlite_utils
-
 import rules
-from pbm.store import timestamp
+from pbm.store import Database, timestamp
 
 # The games the server knows besides their rules: how mails and help pages name them.  A game is
 # served when the rules core has it too; adding one means a line here and a help template.
@@ -160,7 +158,7 @@ def _board(row: tuple) -> Board:
     return Board(*values)
 
 
-def create(db: sqlite_utils.Database, variant: str, player1: str, player2: str, params: dict,
+def create(db: Database, variant: str, player1: str, player2: str, params: dict,
            options: dict, start_fen: str, rated: bool, now: datetime, challenger: str,
            expires_at: str) -> Board:
     row = db.execute("SELECT max(board) FROM games WHERE variant = ?", [variant]).fetchone()
@@ -175,13 +173,13 @@ def create(db: sqlite_utils.Database, variant: str, player1: str, player2: str, 
     return get(db, cursor.lastrowid)
 
 
-def get(db: sqlite_utils.Database, game_id: int) -> Board:
+def get(db: Database, game_id: int) -> Board:
     board = _board(db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone())
     _load_moves(db, board)
     return board
 
 
-def load(db: sqlite_utils.Database, variant: str, number: int) -> Board | None:
+def load(db: Database, variant: str, number: int) -> Board | None:
     """The game with its moves, or None."""
     row = db.execute(f"SELECT {_COLUMNS} FROM games WHERE variant = ? AND board = ?",
                      [variant, number]).fetchone()
@@ -192,12 +190,12 @@ def load(db: sqlite_utils.Database, variant: str, number: int) -> Board | None:
     return board
 
 
-def _load_moves(db: sqlite_utils.Database, board: Board) -> None:
+def _load_moves(db: Database, board: Board) -> None:
     board.moves = [PlayedMove(m, n, bool(a)) for m, n, a in db.execute(
         "SELECT move, notation, auto FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
 
 
-def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
+def save(db: Database, board: Board, now: datetime) -> None:
     """Write the fields commands change (the moves are written by add_move / take_back)."""
     board.updated_at = timestamp(now)
     db.execute(
@@ -209,20 +207,20 @@ def save(db: sqlite_utils.Database, board: Board, now: datetime) -> None:
          board.deadline, board.accepted_at, board.expires_at, board.paused_left, board.id])
 
 
-def set_start(db: sqlite_utils.Database, board: Board, params: dict, start_fen: str) -> None:
+def set_start(db: Database, board: Board, params: dict, start_fen: str) -> None:
     """A setup choice (Janggi's arrangements) changed how the game starts; the moves stay."""
     board.params, board.start_fen = params, start_fen
     db.execute("UPDATE games SET params = ?, start_fen = ? WHERE id = ?",
                [json.dumps(params), start_fen, board.id])
 
 
-def reminded(db: sqlite_utils.Database, board: Board) -> None:
+def reminded(db: Database, board: Board) -> None:
     """The reminder of this turn has been sent."""
     board.remind_at = None
     db.execute("UPDATE games SET remind_at = NULL WHERE id = ?", [board.id])
 
 
-def add_move(db: sqlite_utils.Database, board: Board, move: str, notation: str, auto: bool,
+def add_move(db: Database, board: Board, move: str, notation: str, auto: bool,
              now: datetime) -> None:
     board.moves.append(PlayedMove(move, notation, auto))
     board.ply = len(board.moves)
@@ -230,7 +228,7 @@ def add_move(db: sqlite_utils.Database, board: Board, move: str, notation: str, 
                [board.id, board.ply, move, notation, int(auto), timestamp(now)])
 
 
-def take_back(db: sqlite_utils.Database, board: Board, plies: int) -> None:
+def take_back(db: Database, board: Board, plies: int) -> None:
     del board.moves[len(board.moves) - plies:]
     board.ply = len(board.moves)
     db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", [board.id, board.ply])
@@ -238,20 +236,20 @@ def take_back(db: sqlite_utils.Database, board: Board, plies: int) -> None:
 
 # --- the game record -----------------------------------------------------------------------------------
 
-def add_event(db: sqlite_utils.Database, board: Board, kind: str, user: str | None, detail: str,
+def add_event(db: Database, board: Board, kind: str, user: str | None, detail: str,
               now: datetime) -> None:
     db.execute("INSERT INTO events (game_id, at, kind, user_id, detail, ply) VALUES (?, ?, ?, ?, ?, ?)",
                [board.id, timestamp(now), kind, user, detail, board.ply])
 
 
-def events(db: sqlite_utils.Database, board: Board) -> list[tuple[str, str, str | None, str]]:
+def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str]]:
     """(at, kind, user, detail) in order, without the comments (see `comments`)."""
     return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? AND kind NOT IN "
                       "('comment', 'chat') ORDER BY id",
                       [board.id]).fetchall()
 
 
-def comments(db: sqlite_utils.Database, board: Board) -> list[tuple[int, str, str]]:
+def comments(db: Database, board: Board) -> list[tuple[int, str, str]]:
     """(moves played then, author, text) of every comment and chat the players sent, in order."""
     return db.execute("SELECT ply, user_id, detail FROM events WHERE game_id = ? AND kind IN "
                       "('comment', 'chat') ORDER BY id", [board.id]).fetchall()
@@ -259,12 +257,12 @@ def comments(db: sqlite_utils.Database, board: Board) -> list[tuple[int, str, st
 
 # --- queued premoves -----------------------------------------------------------------------------------
 
-def premoves(db: sqlite_utils.Database, board: Board, user: str) -> list[str]:
+def premoves(db: Database, board: Board, user: str) -> list[str]:
     return [row[0] for row in db.execute(
         "SELECT move FROM premoves WHERE game_id = ? AND user_id = ? ORDER BY seq", [board.id, user])]
 
 
-def add_premove(db: sqlite_utils.Database, board: Board, user: str, move: str, now: datetime) -> int:
+def add_premove(db: Database, board: Board, user: str, move: str, now: datetime) -> int:
     """Append to the user's queue; returns its length."""
     row = db.execute("SELECT coalesce(max(seq), 0), count(*) FROM premoves WHERE game_id = ? AND user_id = ?",
                      [board.id, user]).fetchone()
@@ -273,7 +271,7 @@ def add_premove(db: sqlite_utils.Database, board: Board, user: str, move: str, n
     return row[1] + 1
 
 
-def pop_premove(db: sqlite_utils.Database, board: Board, user: str) -> str | None:
+def pop_premove(db: Database, board: Board, user: str) -> str | None:
     row = db.execute("SELECT seq, move FROM premoves WHERE game_id = ? AND user_id = ? ORDER BY seq LIMIT 1",
                      [board.id, user]).fetchone()
     if row is None:
@@ -282,7 +280,7 @@ def pop_premove(db: sqlite_utils.Database, board: Board, user: str) -> str | Non
     return row[1]
 
 
-def clear_premoves(db: sqlite_utils.Database, board: Board, user: str | None = None) -> int:
+def clear_premoves(db: Database, board: Board, user: str | None = None) -> int:
     """Empty one player's queue (or both); returns how many moves were dropped."""
     if user is None:
         return db.execute("DELETE FROM premoves WHERE game_id = ?", [board.id]).rowcount
@@ -291,25 +289,25 @@ def clear_premoves(db: sqlite_utils.Database, board: Board, user: str | None = N
 
 # --- observers -------------------------------------------------------------------------------------------
 
-def observers(db: sqlite_utils.Database, board: Board) -> list[str]:
+def observers(db: Database, board: Board) -> list[str]:
     return [row[0] for row in db.execute(
         "SELECT user_id FROM observers WHERE game_id = ? ORDER BY since, user_id", [board.id])]
 
 
-def add_observer(db: sqlite_utils.Database, board: Board, user: str, now: datetime) -> bool:
+def add_observer(db: Database, board: Board, user: str, now: datetime) -> bool:
     """False if the user was already observing."""
     return db.execute("INSERT OR IGNORE INTO observers (game_id, user_id, since) VALUES (?, ?, ?)",
                       [board.id, user, timestamp(now)]).rowcount == 1
 
 
-def remove_observer(db: sqlite_utils.Database, board: Board, user: str) -> bool:
+def remove_observer(db: Database, board: Board, user: str) -> bool:
     return db.execute("DELETE FROM observers WHERE game_id = ? AND user_id = ?",
                       [board.id, user]).rowcount == 1
 
 
 # --- lists -----------------------------------------------------------------------------------------------
 
-def listing(db: sqlite_utils.Database, variant: str | None, users: list[str], which: str,
+def listing(db: Database, variant: str | None, users: list[str], which: str,
             limit: int) -> list[Board]:
     """Games of `variant` (None: every game) for `users` (empty: everybody), newest first for
     finished games, by board number for running ones.
@@ -346,12 +344,12 @@ def listing(db: sqlite_utils.Database, variant: str | None, users: list[str], wh
     return boards[:limit]
 
 
-def count(db: sqlite_utils.Database, variant: str, status: str) -> int:
+def count(db: Database, variant: str, status: str) -> int:
     return db.execute("SELECT count(*) FROM games WHERE variant = ? AND status = ?",
                       [variant, status]).fetchone()[0]
 
 
-def head_to_head(db: sqlite_utils.Database, variant: str, user: str) -> list[tuple[str, int, int, int]]:
+def head_to_head(db: Database, variant: str, user: str) -> list[tuple[str, int, int, int]]:
     """(opponent, won, drawn, lost) of `user`'s finished games of `variant`, by opponent."""
     return db.execute(
         "SELECT opponent, sum(winner = ?), sum(winner IS NULL), sum(winner = opponent) FROM ("
@@ -362,7 +360,7 @@ def head_to_head(db: sqlite_utils.Database, variant: str, user: str) -> list[tup
     ).fetchall()
 
 
-def history(db: sqlite_utils.Database, variant: str, user: str | None, limit: int) -> list[Board]:
+def history(db: Database, variant: str, user: str | None, limit: int) -> list[Board]:
     """Finished games (with a result), newest first."""
     if user is None:
         rows = db.execute(f"SELECT {_COLUMNS} FROM games WHERE variant = ? AND status = ? "

@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
 from pbm.config import Config
-from pbm.store import parse_timestamp, timestamp
+from pbm.store import Database, parse_timestamp, timestamp
 
 MEMORY = timedelta(days=1)      # failures older than this are forgotten
 MAX_DOUBLINGS = 10              # the window grows to at most 2**10 times its length
@@ -28,12 +26,12 @@ def subjects(user_id: str, sender: str) -> list[str]:
     return [f"user:{user_id}", f"sender:{sender.lower()}"]
 
 
-def record(db: sqlite_utils.Database, counted: Iterable[str], now: datetime) -> None:
+def record(db: Database, counted: Iterable[str], now: datetime) -> None:
     db.conn.executemany("INSERT INTO password_failures (subject, at) VALUES (?, ?)",
                         [(subject, timestamp(now)) for subject in counted])
 
 
-def locked_until(db: sqlite_utils.Database, config: Config, counted: Iterable[str],
+def locked_until(db: Database, config: Config, counted: Iterable[str],
                  now: datetime, failing: bool = False) -> datetime | None:
     """Until when attempts for these subjects are refused, or None if they are not; `failing`:
     as it will be once the failure being made now is recorded."""
@@ -52,6 +50,6 @@ def locked_until(db: sqlite_utils.Database, config: Config, counted: Iterable[st
     return until
 
 
-def forget_old(db: sqlite_utils.Database, now: datetime) -> None:
+def forget_old(db: Database, now: datetime) -> None:
     """Drop the failures no limit looks at any more (run with the timers)."""
     db.execute("DELETE FROM password_failures WHERE at <= ?", [timestamp(now - MEMORY)])

@@ -33,13 +33,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.message import Message
 
-import sqlite_utils
-
 from pbm import accounts, commands, inbound, outbox
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.messages import Inbound, Outgoing
-from pbm.store import open_db, timestamp, transaction
+from pbm.store import Database, open_db, timestamp, transaction
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +71,7 @@ class Delivery:
     size: int | None = None
 
 
-def accept(db: sqlite_utils.Database, config: Config, raw: bytes, mail_from: str | None = None,
+def accept(db: Database, config: Config, raw: bytes, mail_from: str | None = None,
            rcpt_tos: Sequence[str] = (), *, size: int | None = None,
            now: datetime | None = None) -> IntakeResult:
     """Record, judge and answer one inbound message in one transaction."""
@@ -84,7 +82,7 @@ def accept(db: sqlite_utils.Database, config: Config, raw: bytes, mail_from: str
     return result
 
 
-def accept_many(db: sqlite_utils.Database, config: Config, arrived: Sequence[Arrival],
+def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
                 now: datetime | None = None) -> list[IntakeResult | Exception]:
     """`accept` for messages that arrived together, with a single COMMIT (group commit).
 
@@ -141,7 +139,7 @@ class Arrival:
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
 
 
-def prepare(db: sqlite_utils.Database, config: Config, delivery: Delivery) -> Arrival:
+def prepare(db: Database, config: Config, delivery: Delivery) -> Arrival:
     """Everything about a delivery that needs no write lock; reads `db` only (for the passwords)."""
     return _check_passwords(db, _arrive(config, delivery))
 
@@ -161,7 +159,7 @@ def _arrive(config: Config, delivery: Delivery) -> Arrival:
                    mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message)
 
 
-def _check_passwords(db: sqlite_utils.Database, arrival: Arrival, quick: bool = False) -> Arrival | None:
+def _check_passwords(db: Database, arrival: Arrival, quick: bool = False) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
     remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
@@ -208,7 +206,7 @@ class Preparers:
     def stop(self) -> None:
         self._pool.shutdown()
 
-    def _db(self) -> sqlite_utils.Database:
+    def _db(self) -> Database:
         if not hasattr(self._local, "db"):
             self._local.db = open_db(self.config)   # closed with its thread
         return self._local.db
@@ -224,7 +222,7 @@ def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,
         return None
 
 
-def _record(db: sqlite_utils.Database, config: Config, arrival: Arrival,
+def _record(db: Database, config: Config, arrival: Arrival,
             now: datetime) -> IntakeResult:
     raw, key, mail_from = arrival.raw, arrival.key, arrival.mail_from
     earlier = db.execute("SELECT id FROM inbound WHERE dedup_key = ?", [key]).fetchone()
@@ -260,7 +258,7 @@ def _record(db: sqlite_utils.Database, config: Config, arrival: Arrival,
         return _failed(db, config, inbound_id, key, sender, e, now)
 
 
-def _command(db: sqlite_utils.Database, config: Config, arrival: Arrival, inbound_id: int,
+def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
              now: datetime) -> IntakeResult:
     """Run the message's commands and queue their replies (inside the caller's savepoint)."""
     message = arrival.message or inbound.decode(inbound.parse(arrival.raw), arrival.raw,
@@ -278,7 +276,7 @@ PURGE_BATCH = 500      # messages purged per timer run, so that the writer is ne
 _SUBJECT_LINES = re.compile(rb"(?im)^subject:.*(?:\r?\n[ \t].*)*\r?\n")
 
 
-def purge(db: sqlite_utils.Database, config: Config, now: datetime) -> int:
+def purge(db: Database, config: Config, now: datetime) -> int:
     """Cut the messages older than `[server] retention_days` to their header (without its subject
     where that was not redacted: it may hold a password); returns how many.  Failed messages are
     kept whole, for `pbm inbound retry`."""
@@ -293,13 +291,13 @@ def purge(db: sqlite_utils.Database, config: Config, now: datetime) -> int:
     return len(rows)
 
 
-def failed(db: sqlite_utils.Database) -> list[dict]:
+def failed(db: Database) -> list[dict]:
     """The messages that failed with an internal error and were not run again, oldest first."""
     return list(db.query("SELECT id, received_at, sender, message_id, detail FROM inbound "
                          "WHERE status = 'failed' ORDER BY id"))
 
 
-def retry(db: sqlite_utils.Database, config: Config, inbound_id: int,
+def retry(db: Database, config: Config, inbound_id: int,
           now: datetime | None = None) -> IntakeResult:
     """Run a failed message again once its fault is fixed (`pbm inbound retry ID`): its commands
     run as if it had just arrived and the sender gets the answer they were owed.  Raises
@@ -318,7 +316,7 @@ def retry(db: sqlite_utils.Database, config: Config, inbound_id: int,
     return result
 
 
-def _failed(db: sqlite_utils.Database, config: Config, inbound_id: int, key: str, sender: str,
+def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str,
             error: Exception, now: datetime) -> IntakeResult:
     detail = describe_exception(error)
     db.execute("UPDATE inbound SET status = 'failed', detail = ? WHERE id = ?", [detail, inbound_id])

@@ -22,9 +22,6 @@ import mailbox
 import os
 import re
 import secrets
-import smtplib
-import socket
-import ssl
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -32,14 +29,12 @@ from datetime import datetime, timedelta, timezone
 from email.charset import QP, Charset
 from email.header import Header
 from email.utils import format_datetime, formataddr
-from typing import TypeVar
-
-import sqlite_utils
+from typing import Protocol, TypeVar
 
 from pbm.config import Config
 from pbm.faults import crash_point
 from pbm.messages import Outgoing
-from pbm.store import parse_timestamp, timestamp, transaction
+from pbm.store import Database, parse_timestamp, timestamp, transaction
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +43,7 @@ BATCH = 100
 T = TypeVar("T")
 
 
-def queue(db: sqlite_utils.Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
+def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
           inbound_id: int | None = None) -> list[int]:
     """Render and queue replies; call inside a transaction.  Returns the outbox ids."""
     ids, at = [], timestamp(now)
@@ -83,7 +78,7 @@ def wire_address(address: str) -> str:
 BOUNCING_AFTER = 3
 
 
-def is_bouncing(db: sqlite_utils.Database, address: str) -> bool:
+def is_bouncing(db: Database, address: str) -> bool:
     row = db.execute("SELECT failures FROM bounces WHERE address = ?", [address.lower()]).fetchone()
     return bool(row) and row[0] >= BOUNCING_AFTER
 
@@ -184,22 +179,39 @@ class SendReport:
     claimed: int = 0
 
 
-Write = Callable[[Callable[[sqlite_utils.Database], T]], T]
+Write = Callable[[Callable[[Database], T]], T]
 """Runs a function of the database inside a write transaction and returns what it returned.  The
 outbox's functions are picklable (partials of this module's functions, with their data), so that
 the transaction may be another process's: `pbm serve` sends from its outbox process and has its
 main process, the one writer, make the writes."""
 
 
-def in_transaction(db: sqlite_utils.Database) -> Write:
+def in_transaction(db: Database) -> Write:
     """The `Write` of a process with no writer thread: each call a transaction of `db` itself."""
-    def write(work: Callable[[sqlite_utils.Database], T]) -> T:
+    def write(work: Callable[[Database], T]) -> T:
         with transaction(db):
             return work(db)
     return write
 
 
-def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | None = None,
+class Transport(Protocol):
+    """Where replies go: the Maildir (below) or an SMTP relay (pbm.relay)."""
+
+    idempotent: bool                    # sending a row twice leaves one copy
+
+    def send(self, row: dict) -> None: ...
+
+    def sync(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _relay(config: Config) -> Transport:
+    from pbm.relay import Relay        # the SMTP client and TLS, only where a relay is used
+    return Relay(config)
+
+
+def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
              force: bool = False, *, write: Write | None = None,
              batches: int | None = None) -> SendReport:
     """Send queued replies that are due (all queued ones if `force`; only `ids` if given), at
@@ -211,7 +223,7 @@ def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | Non
     write = write or in_transaction(db)
     claimant = _claimant()
     report = SendReport()
-    transport = _Maildir(config) if config.outbound.mode == "maildir" else _Relay(config)
+    transport = _Maildir(config) if config.outbound.mode == "maildir" else _relay(config)
     try:
         after = 0                       # ids only grow: a row deferred in this call waits for the next
         for _ in itertools.repeat(None) if batches is None else range(batches):
@@ -227,7 +239,7 @@ def send_due(db: sqlite_utils.Database, config: Config, ids: Sequence[int] | Non
     return report
 
 
-def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir | _Relay,
+def _send_batch(write: Write, claimant: str, config: Config, transport: Transport,
                 rows: list[dict], report: SendReport) -> bool:
     """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
 
@@ -252,11 +264,11 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir
                 continue
             try:
                 transport.send(row)
-            except _RelayUnavailable as e:
+            except Unavailable as e:
                 _retry_later(write, claimant, config, row, str(e), report)
                 _release(write, claimant, rows[index + 1:])
                 return False
-            except _Refused as e:
+            except Refused as e:
                 if e.temporary:
                     _retry_later(write, claimant, config, row, str(e), report)
                     held.add(row["recipient"])
@@ -271,14 +283,14 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: _Maildir
     return True
 
 
-def any_due(db: sqlite_utils.Database) -> bool:
+def any_due(db: Database) -> bool:
     """Whether a queued reply is due: a read, cheap enough to ask several times a second."""
     return bool(db.execute("SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = "
                            "'queued' AND next_attempt_at <= ?)",
                            [timestamp(datetime.now(timezone.utc))]).fetchone()[0])
 
 
-def listing(db: sqlite_utils.Database, status: str | None = None, limit: int = 50) -> list[dict]:
+def listing(db: Database, status: str | None = None, limit: int = 50) -> list[dict]:
     """The newest outbox rows (without their bytes), for `pbm outbox`."""
     where = "WHERE status = ?" if status else ""
     return list(db.query(
@@ -287,7 +299,7 @@ def listing(db: sqlite_utils.Database, status: str | None = None, limit: int = 5
         [status, limit] if status else [limit]))
 
 
-def counts(db: sqlite_utils.Database) -> dict[str, int]:
+def counts(db: Database) -> dict[str, int]:
     return {row["status"]: row["n"]
             for row in db.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
 
@@ -302,7 +314,7 @@ def _claimant() -> str:
     container) from its dead predecessor."""
     global _claimant_cache
     if _claimant_cache is None or _claimant_cache[0] != os.getpid():
-        _claimant_cache = (os.getpid(), f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}")
+        _claimant_cache = (os.getpid(), f"{os.uname().nodename}:{os.getpid()}:{secrets.token_hex(4)}")
     return _claimant_cache[1]
 
 
@@ -311,7 +323,7 @@ def _claimant_gone(claimant: str, mine: str) -> bool:
     claims as `mine` (a pid that is mine but with another nonce belonged to my predecessor)."""
     host, _, rest = claimant.partition(":")
     pid, _, _nonce = rest.partition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != os.uname().nodename or not pid.isdigit():
         return False                    # not ours to judge: wait for the claim to lapse
     if pid == mine.split(":")[1]:
         return claimant != mine
@@ -334,7 +346,7 @@ def _zombie(pid: int) -> bool:
         return False
 
 
-def _claim(db: sqlite_utils.Database, write: Write, claimant: str, config: Config,
+def _claim(db: Database, write: Write, claimant: str, config: Config,
            ids: Sequence[int] | None, force: bool, after: int) -> list[dict]:
     """Claim up to BATCH due rows for `claimant`, then read them (once claimed, they are ours:
     their bytes need not be read under the write lock)."""
@@ -346,7 +358,7 @@ def _claim(db: sqlite_utils.Database, write: Write, claimant: str, config: Confi
     return list(db.query(f"SELECT * FROM outbox WHERE id IN ({marks}) ORDER BY id", chosen))
 
 
-def _claim_rows(db: sqlite_utils.Database, *, claimant: str, now: str, until: str,
+def _claim_rows(db: Database, *, claimant: str, now: str, until: str,
                 ids: Sequence[int] | None, force: bool, after: int) -> list[int]:
     """The claim itself, in the write transaction: due rows, and rows whose claim lapsed or whose
     claimant is gone, with ids above `after` (and among `ids`, if given)."""
@@ -369,7 +381,7 @@ def _claim_rows(db: sqlite_utils.Database, *, claimant: str, now: str, until: st
     return chosen
 
 
-def _in_recipient_order(db: sqlite_utils.Database, chosen: list[int]) -> list[int]:
+def _in_recipient_order(db: Database, chosen: list[int]) -> list[int]:
     """`chosen` without the rows that must wait for an older unsent reply to the same recipient
     (one deferred by the relay, or claimed elsewhere): each recipient gets their replies in the
     order they were queued, also after an outage."""
@@ -397,7 +409,7 @@ def _finish(write: Write, claimant: str, rows: list[dict], **changes: object) ->
                             changes=changes))
 
 
-def _record_outcome(db: sqlite_utils.Database, *, ids: list[int], claimant: str,
+def _record_outcome(db: Database, *, ids: list[int], claimant: str,
                     changes: dict[str, object]) -> None:
     sets = ", ".join(f"{name} = ?" for name in changes)
     db.execute(f"UPDATE outbox SET {sets}, claimed_by = NULL, claimed_until = NULL "
@@ -447,7 +459,7 @@ def _release(write: Write, claimant: str, rows: list[dict]) -> None:
         write(functools.partial(_put_back, ids=[row["id"] for row in rows], claimant=claimant))
 
 
-def _put_back(db: sqlite_utils.Database, *, ids: list[int], claimant: str) -> None:
+def _put_back(db: Database, *, ids: list[int], claimant: str) -> None:
     db.execute(f"UPDATE outbox SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, "
                f"claimed_until = NULL WHERE id IN ({','.join('?' * len(ids))}) AND claimed_by = ?",
                [*ids, claimant])
@@ -455,11 +467,11 @@ def _put_back(db: sqlite_utils.Database, *, ids: list[int], claimant: str) -> No
 
 # --- transports -------------------------------------------------------------------------------
 
-class _RelayUnavailable(Exception):
+class Unavailable(Exception):
     """The relay cannot be reached or refuses us: try this row later, and stop the batch."""
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """The relay refused one message: 4xx is temporary, 5xx permanent."""
 
     def __init__(self, reason: str, temporary: bool):
@@ -548,99 +560,3 @@ def _fsync(path: str) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-class _Relay:
-    """An SMTP relay (smarthost): one connection per batch, STARTTLS or TLS, AUTH if configured."""
-
-    idempotent = False                  # a second delivery is a second mail
-
-    def __init__(self, config: Config):
-        self.config = config
-        self.smtp: smtplib.SMTP | None = None
-
-    def send(self, row: dict) -> None:
-        if self.smtp is None:
-            self.smtp = self._connect()
-        options = []
-        if not row["recipient"].isascii():
-            self.smtp.ehlo_or_helo_if_needed()
-            if not self.smtp.has_extn("smtputf8"):
-                raise _Refused("the address is not ASCII, and the relay does not offer SMTPUTF8 "
-                               "(RFC 6531), which it needs", temporary=False)
-            options = ["SMTPUTF8"]
-        try:
-            self.smtp.sendmail(self.config.server.address, [row["recipient"]], row["raw"],
-                               mail_options=options)
-        # Order matters: every SMTPException is an OSError.
-        except smtplib.SMTPRecipientsRefused as e:
-            code, text = next(iter(e.recipients.values()))
-            raise _Refused(_response(code, text), temporary=400 <= code < 500) from None
-        except smtplib.SMTPResponseException as e:
-            if e.smtp_code == 421:      # the relay is closing the connection
-                self.smtp.close()
-                self.smtp = None
-            raise _Refused(_response(e.smtp_code, e.smtp_error), temporary=400 <= e.smtp_code < 500) \
-                from None
-        except smtplib.SMTPServerDisconnected as e:
-            self.smtp = None
-            raise _RelayUnavailable(f"connection lost: {e}") from None
-        except smtplib.SMTPException as e:  # e.g. SMTPUTF8 needed but not offered
-            raise _Refused(f"{type(e).__name__}: {e}", temporary=False) from None
-        except OSError as e:
-            self.smtp = None
-            raise _RelayUnavailable(f"connection lost: {type(e).__name__}: {e}") from None
-
-    def sync(self) -> None:
-        pass                            # the relay's 250 means it has the message
-
-    def _connect(self) -> smtplib.SMTP:
-        out = self.config.outbound
-        context = ssl.create_default_context(cafile=out.ca_file or None)
-        smtp = None
-        try:
-            if out.ssl:
-                smtp = smtplib.SMTP_SSL(out.host, out.port, timeout=out.timeout, context=context)
-            else:
-                smtp = smtplib.SMTP(out.host, out.port, timeout=out.timeout)
-                if out.starttls:
-                    smtp.starttls(context=context)
-            if out.username:
-                smtp.login(out.username, out.password)
-            return smtp
-        except (smtplib.SMTPException, OSError) as e:
-            if smtp is not None:
-                smtp.close()
-            detail = _response(e.smtp_code, e.smtp_error) if isinstance(e, smtplib.SMTPResponseException) \
-                else f"{type(e).__name__}: {e}"
-            raise _RelayUnavailable(f"relay {out.host}:{out.port}: {detail}") from None
-
-    def close(self) -> None:
-        if self.smtp is not None:
-            try:
-                self.smtp.quit()
-            except (smtplib.SMTPException, OSError):
-                self.smtp.close()
-            self.smtp = None
-
-
-def check_relay(config: Config) -> str | None:
-    """Connect to the relay as a send would (EHLO, STARTTLS or TLS, AUTH if configured) and leave:
-    None if that worked, else what went wrong (for `pbm doctor`)."""
-    relay = _Relay(config)
-    try:
-        relay.smtp = relay._connect()
-        relay.smtp.ehlo_or_helo_if_needed()
-    except _RelayUnavailable as e:
-        return str(e)
-    except (smtplib.SMTPException, OSError) as e:
-        return f"{type(e).__name__}: {e}"
-    finally:
-        relay.close()
-    return None
-
-
-def _response(code: int, text: bytes | str) -> str:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    return f"{code} {' '.join(text.split())}"

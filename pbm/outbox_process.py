@@ -28,19 +28,17 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
-import sqlite_utils
-
 from pbm import link, outbox
 from pbm.config import Config
 from pbm.intake import describe_exception
-from pbm.store import open_db
+from pbm.store import Database, open_db
 
 log = logging.getLogger(__name__)
 
 OUTBOX_GATHER = 0.15    # seconds between looks for due replies
 OUTBOX_POLL = 5.0       # seconds between claims that take over the rows of dead processes
 
-Writer = Callable[[Callable[[sqlite_utils.Database], object]], Awaitable[object]]
+Writer = Callable[[Callable[[Database], object]], Awaitable[object]]
 """Makes a write in a transaction of the main process's writer (awaited: its result)."""
 
 
@@ -98,7 +96,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
         db.close()
 
 
-def _send_batch(db: sqlite_utils.Database, config: Config, write: outbox.Write, sweep: bool) -> bool:
+def _send_batch(db: Database, config: Config, write: outbox.Write, sweep: bool) -> bool:
     """Send one batch of due replies (if `sweep`, claim even with none due); True if the batch
     was full, so that more may be due already."""
     try:
@@ -117,7 +115,7 @@ def _send_batch(db: sqlite_utils.Database, config: Config, write: outbox.Write, 
     return report.claimed >= outbox.BATCH
 
 
-def _write(main_link: socket.socket, work: Callable[[sqlite_utils.Database], object]) -> object:
+def _write(main_link: socket.socket, work: Callable[[Database], object]) -> object:
     """An `outbox.Write` that has the main process make the write."""
     try:
         link.send_blocking(main_link, work)

@@ -21,13 +21,12 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
-import sqlite_utils
 from imapclient import SEEN, IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
 from pbm import intake, outbox, replies
 from pbm.config import Config, ConfigError, ImapSection
-from pbm.store import open_db
+from pbm.store import Database, open_db
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +137,7 @@ def _reason(error: Exception) -> str:
     return text or type(error).__name__
 
 
-def _send_outbox(db: sqlite_utils.Database, config: Config) -> None:
+def _send_outbox(db: Database, config: Config) -> None:
     try:
         outbox.send_due(db, config)
     except Exception as e:      # the replies are safe in the outbox; the next round sends them
@@ -148,7 +147,7 @@ def _send_outbox(db: sqlite_utils.Database, config: Config) -> None:
 class _Poller:
     """One IMAP connection at a time, and the rounds over its mailbox."""
 
-    def __init__(self, db: sqlite_utils.Database, config: Config, client: IMAPClient) -> None:
+    def __init__(self, db: Database, config: Config, client: IMAPClient) -> None:
         self.db = db
         self.config = config
         self.imap = config.imap

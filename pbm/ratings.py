@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sqlite_utils
+from pbm.store import Database
+
 
 START = 1600.0
 K = 32.0
@@ -39,13 +40,13 @@ def expected(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
 
 
-def get(db: sqlite_utils.Database, variant: str, user_id: str) -> Rating:
+def get(db: Database, variant: str, user_id: str) -> Rating:
     row = db.execute("SELECT user_id, rating, games, wins, losses, draws FROM ratings "
                      "WHERE variant = ? AND user_id = ?", [variant, user_id]).fetchone()
     return Rating(*row) if row else Rating(user_id, START, 0, 0, 0, 0)
 
 
-def record(db: sqlite_utils.Database, variant: str, first: str, second: str, score: float,
+def record(db: Database, variant: str, first: str, second: str, score: float,
            game_id: int, at: str) -> None:
     """Record a rated game between `first` and `second`; `score` is first's (1, 0.5 or 0)."""
     a, b = get(db, variant, first), get(db, variant, second)
@@ -77,7 +78,7 @@ class Change:
     after: float
 
 
-def changes(db: sqlite_utils.Database, variant: str, user_id: str, limit: int = 20) -> list[Change]:
+def changes(db: Database, variant: str, user_id: str, limit: int = 20) -> list[Change]:
     """The user's last `limit` rating changes in `variant`, newest first."""
     return [Change(*row) for row in db.execute(
         "SELECT c.at, g.board, CASE WHEN g.player1 = c.user_id THEN g.player2 ELSE g.player1 END, "
@@ -86,7 +87,7 @@ def changes(db: sqlite_utils.Database, variant: str, user_id: str, limit: int = 
         [variant, user_id, limit])]
 
 
-def standings(db: sqlite_utils.Database, variant: str, limit: int = 200) -> list[Rating]:
+def standings(db: Database, variant: str, limit: int = 200) -> list[Rating]:
     """The best `limit` ratings of `variant`, best first."""
     return [Rating(*row) for row in db.execute(
         "SELECT user_id, rating, games, wins, losses, draws FROM ratings WHERE variant = ? "

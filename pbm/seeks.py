@@ -9,9 +9,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
-from pbm.store import timestamp
+from pbm.store import Database, timestamp
 
 
 @dataclass(frozen=True)
@@ -28,7 +26,7 @@ class Seek:
 _COLUMNS = "id, variant, user_id, params, options, rated, expires_at"
 
 
-def post(db: sqlite_utils.Database, variant: str, user: str, params: dict, options: dict, rated: bool,
+def post(db: Database, variant: str, user: str, params: dict, options: dict, rated: bool,
          now: datetime, days: float) -> tuple[Seek, bool]:
     """Open a seek; (it, whether it replaced an open one of the same player and game)."""
     replaced = db.execute("UPDATE seeks SET status = 'withdrawn' WHERE variant = ? AND user_id = ? AND "
@@ -41,27 +39,27 @@ def post(db: sqlite_utils.Database, variant: str, user: str, params: dict, optio
     return get(db, cursor.lastrowid), replaced
 
 
-def get(db: sqlite_utils.Database, seek_id: int) -> Seek | None:
+def get(db: Database, seek_id: int) -> Seek | None:
     row = db.execute(f"SELECT {_COLUMNS} FROM seeks WHERE id = ?", [seek_id]).fetchone()
     return _seek(row) if row else None
 
 
-def is_open(db: sqlite_utils.Database, seek: Seek, now: datetime) -> bool:
+def is_open(db: Database, seek: Seek, now: datetime) -> bool:
     row = db.execute("SELECT status FROM seeks WHERE id = ?", [seek.id]).fetchone()
     return row[0] == "open" and seek.expires_at > timestamp(now)
 
 
-def open_seeks(db: sqlite_utils.Database, variant: str, now: datetime, limit: int) -> list[Seek]:
+def open_seeks(db: Database, variant: str, now: datetime, limit: int) -> list[Seek]:
     return [_seek(row) for row in db.execute(
         f"SELECT {_COLUMNS} FROM seeks WHERE variant = ? AND status = 'open' AND expires_at > ? "
         "ORDER BY id LIMIT ?", [variant, timestamp(now), limit])]
 
 
-def take(db: sqlite_utils.Database, seek: Seek, game_id: int) -> None:
+def take(db: Database, seek: Seek, game_id: int) -> None:
     db.execute("UPDATE seeks SET status = 'taken', game_id = ? WHERE id = ?", [game_id, seek.id])
 
 
-def lapse(db: sqlite_utils.Database, now: datetime, limit: int) -> list[Seek]:
+def lapse(db: Database, now: datetime, limit: int) -> list[Seek]:
     """Mark the open seeks whose time is up as expired; returns them."""
     due = [_seek(row) for row in db.execute(
         f"SELECT {_COLUMNS} FROM seeks WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at "

@@ -23,12 +23,10 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TypeVar
 
-import sqlite_utils
-
 from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError, describe_exception
-from pbm.store import open_db, transaction
+from pbm.store import Database, open_db, transaction
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +72,12 @@ class _IntakeThread(threading.Thread):
         """Commit `arrival`, with the messages queued with it; `done` gets its IntakeResult."""
         self._jobs.put((arrival, done))
 
-    def write(self, work: Callable[[sqlite_utils.Database], object], done: Done) -> None:
+    def write(self, work: Callable[[Database], object], done: Done) -> None:
         """Run `work` in a transaction of its own, once the messages queued before it are committed
         (the outbox's few writes wait their turn instead of polling for the lock)."""
         self._jobs.put((work, done))
 
-    async def written(self, work: Callable[[sqlite_utils.Database], T]) -> T:
+    async def written(self, work: Callable[[Database], T]) -> T:
         """`write`, awaited: what `work` returned (its exception is raised)."""
         future = self._loop.create_future()
         self.write(work, functools.partial(_resolve, future))
@@ -122,7 +120,7 @@ class _IntakeThread(threading.Thread):
             batch.append(job)
         return batch
 
-    def _accept(self, db: sqlite_utils.Database,
+    def _accept(self, db: Database,
                 batch: list[tuple[intake.Arrival, Done]]) -> list[IntakeResult | Exception]:
         try:
             return intake.accept_many(db, self.config, [arrival for arrival, _ in batch])
@@ -130,7 +128,7 @@ class _IntakeThread(threading.Thread):
             return [e] * len(batch)
 
 
-def _outcome(db: sqlite_utils.Database, work: Callable[[sqlite_utils.Database], object]) -> object:
+def _outcome(db: Database, work: Callable[[Database], object]) -> object:
     try:
         return outbox.in_transaction(db)(work)
     except Exception as e:
@@ -189,13 +187,13 @@ class Receiver:
         self.intake_thread.accept(arrival, lambda outcome: reply(_smtp_answer(outcome)))
 
 
-def run_timers(db: sqlite_utils.Database, config: Config) -> int:
+def run_timers(db: Database, config: Config) -> int:
     """Run the game timers (time-outs, reminders) in one transaction; returns the mails queued."""
     with transaction(db):
         return _queue_timer_mail(db, config)
 
 
-def _queue_timer_mail(db: sqlite_utils.Database, config: Config) -> int:
+def _queue_timer_mail(db: Database, config: Config) -> int:
     """The game timers, and the purge of old message bodies (retention) with them."""
     now = datetime.now(timezone.utc)
     intake.purge(db, config, now)

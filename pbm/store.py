@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
-
-import sqlite_utils
 
 from pbm.config import Config
 from pbm.schema import MIGRATIONS
@@ -22,11 +20,44 @@ from pbm.schema import MIGRATIONS
 DB_NAME = "pbm.sqlite3"
 
 
+class Database:
+    """A connection to the server's database, with the few conveniences pbm uses.
+
+    A thin layer over the standard sqlite3 module, not sqlite-utils: pbm needs `execute`, `query`
+    (rows as dicts) and `executescript`, and importing sqlite-utils cost 50 ms of every `pbm
+    deliver` process, a quarter of its time (issue 15)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, parameters)
+
+    def executescript(self, script: str) -> None:
+        """Run the statements of `script` one by one, inside the open transaction (sqlite3's own
+        executescript would commit it first)."""
+        start = 0
+        for end, char in enumerate(script, start=1):
+            if char == ";" and sqlite3.complete_statement(script[start:end]):
+                self.conn.execute(script[start:end])
+                start = end
+
+    def query(self, sql: str, parameters: Sequence[object] = ()) -> Iterator[dict]:
+        """The rows of `sql` as dicts, column name to value."""
+        cursor = self.conn.execute(sql, parameters)
+        names = [column[0] for column in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer pbm; running an older one could damage it."""
 
 
-def open_db(config: Config) -> sqlite_utils.Database:
+def open_db(config: Config) -> Database:
     """Open (creating and migrating if needed) the database in the configured data directory."""
     data_dir = config.storage.data_dir
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -42,13 +73,13 @@ def open_db(config: Config) -> sqlite_utils.Database:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
-    db = sqlite_utils.Database(conn)
+    db = Database(conn)
     _migrate(db)
     return db
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def transaction(db: Database) -> Iterator[Database]:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises.  Does not nest."""
     if db.conn.in_transaction:
         raise RuntimeError("transaction() does not nest; a transaction is already open")
@@ -62,8 +93,8 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         raise
 
 
-def schema_version(db: sqlite_utils.Database) -> int:
-    if not db["schema_version"].exists():
+def schema_version(db: Database) -> int:
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone():
         return 0
     row = db.execute("SELECT max(version) FROM schema_version").fetchone()
     return row[0] or 0
@@ -80,7 +111,7 @@ def parse_timestamp(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def _migrate(db: sqlite_utils.Database) -> None:
+def _migrate(db: Database) -> None:
     if schema_version(db) == len(MIGRATIONS):
         return                          # the usual case: no write lock needed
     with transaction(db):

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
-from pbm.store import parse_timestamp, timestamp
+from pbm.store import Database, parse_timestamp, timestamp
 
 
 @dataclass(frozen=True)
@@ -22,21 +20,21 @@ class Vacation:
     ends_at: datetime
 
 
-def running(db: sqlite_utils.Database, user: str) -> Vacation | None:
+def running(db: Database, user: str) -> Vacation | None:
     """The user's vacation that has not ended (timers end it at `ends_at`), if any."""
     row = db.execute("SELECT id, user_id, started_at, ends_at FROM vacations WHERE user_id = ? AND "
                      "ended_at IS NULL ORDER BY id DESC LIMIT 1", [user]).fetchone()
     return _vacation(row) if row else None
 
 
-def due(db: sqlite_utils.Database, now: datetime, limit: int) -> list[Vacation]:
+def due(db: Database, now: datetime, limit: int) -> list[Vacation]:
     """Running vacations whose time is up."""
     return [_vacation(row) for row in db.execute(
         "SELECT id, user_id, started_at, ends_at FROM vacations WHERE ended_at IS NULL AND ends_at <= ? "
         "ORDER BY ends_at LIMIT ?", [timestamp(now), limit])]
 
 
-def days_taken(db: sqlite_utils.Database, user: str, now: datetime) -> float:
+def days_taken(db: Database, user: str, now: datetime) -> float:
     """Vacation days this calendar year: those taken, and the rest of a running vacation's."""
     year = timestamp(now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0))
     taken = 0.0
@@ -47,18 +45,18 @@ def days_taken(db: sqlite_utils.Database, user: str, now: datetime) -> float:
     return taken
 
 
-def start(db: sqlite_utils.Database, user: str, now: datetime, days: float) -> Vacation:
+def start(db: Database, user: str, now: datetime, days: float) -> Vacation:
     cursor = db.execute("INSERT INTO vacations (user_id, started_at, ends_at) VALUES (?, ?, ?)",
                         [user, timestamp(now), timestamp(now + timedelta(days=days))])
     return Vacation(cursor.lastrowid, user, now, now + timedelta(days=days))
 
 
-def end(db: sqlite_utils.Database, vacation: Vacation, now: datetime) -> None:
+def end(db: Database, vacation: Vacation, now: datetime) -> None:
     db.execute("UPDATE vacations SET ended_at = ? WHERE id = ?",
                [timestamp(min(now, vacation.ends_at)), vacation.id])
 
 
-def describe(db: sqlite_utils.Database, user: str) -> str:
+def describe(db: Database, user: str) -> str:
     """`bob is on vacation until 2026-12-03 18:00 UTC; their clock is stopped.`, or ""."""
     away = running(db, user)
     if away is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Protocol
 
 from rules.patterns import CANNON, HOP, HOP_ONLY, SLIDE, Leap, Slide
 from rules.variant import Variant
@@ -138,7 +138,6 @@ def _rays(v: Variant, pat: Slide, side: int, f: int, r: int) -> list[tuple[int, 
     return rays
 
 
-@lru_cache(maxsize=None)
 def _compile(v: Variant) -> Tables:
     n = v.width * v.height
     sentinel = n
@@ -277,6 +276,28 @@ def _compile(v: Variant) -> Tables:
                   king_rules=v.passing or v.facing_must_break)
 
 
+class TablesStore(Protocol):
+    """Where an application keeps compiled tables between processes (the core does no I/O itself:
+    pbm keeps them on disk, so that a short-lived `pbm deliver` does not compile them every time)."""
+
+    def load(self, v: Variant) -> Tables | None: ...
+
+    def save(self, v: Variant, tables: Tables) -> None: ...
+
+
+store: TablesStore | None = None
+_TABLES: dict[Variant, Tables] = {}
+
+
 def compile_variant(v: Variant) -> Tables:
-    """Tables for `v`, built once per distinct variant value."""
-    return _compile(v)
+    """Tables for `v`, built once per distinct variant value (or taken from `store`)."""
+    tables = _TABLES.get(v)
+    if tables is None:
+        tables = store.load(v) if store is not None else None
+        if tables is None:
+            tables = _compile(v)
+            if store is not None:
+                store.save(v, tables)
+        tables.variant = v          # a stored copy carries a copy of the variant: use the registry's
+        _TABLES[v] = tables
+    return tables

@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-import sqlite_utils
-
 import rules
 
 from pbm import accounts, games, guard, replies, tokens
@@ -31,6 +29,7 @@ from pbm.commands.parse import Request
 from pbm.config import Config
 from pbm.games import Board
 from pbm.messages import Inbound, Outgoing
+from pbm.store import Database
 
 __all__ = ["handle", "run_timers", "precheck_passwords"]
 
@@ -66,7 +65,7 @@ class Handled:
     body: str
 
 
-def handle(db: sqlite_utils.Database, config: Config, inbound: Inbound, now: datetime) -> Handled:
+def handle(db: Database, config: Config, inbound: Inbound, now: datetime) -> Handled:
     ctx = Context(db, config, inbound, now)
     if inbound.sender:                  # else nobody to answer, and nobody to act for
         _dispatch(ctx, inbound)
@@ -93,13 +92,13 @@ def _dispatch(ctx: Context, inbound: Inbound) -> None:
         _run(ctx, subject, body)
 
 
-def run_timers(db: sqlite_utils.Database, config: Config, now: datetime) -> list[Outgoing]:
+def run_timers(db: Database, config: Config, now: datetime) -> list[Outgoing]:
     ctx = Context(db, config, None, now)
     timers.run(ctx)
     return ctx.out
 
 
-def precheck_passwords(db: sqlite_utils.Database, subject: str, body: str, *,
+def precheck_passwords(db: Database, subject: str, body: str, *,
                        quick: bool = False) -> list[tuple[str, str, bool]] | None:
     """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
 

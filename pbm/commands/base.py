@@ -6,14 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import sqlite_utils
-
 from pbm import accounts, games, guard, replies
 from pbm.commands import parse
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
 from pbm.games import Board
 from pbm.messages import Inbound, Outgoing
+from pbm.store import Database
 
 
 class CommandError(Exception):
@@ -30,7 +29,7 @@ class Unanswered(CommandError):
 class Context:
     """One inbound message being answered (inbound is None for the timers)."""
 
-    db: sqlite_utils.Database
+    db: Database
     config: Config
     inbound: Inbound | None
     now: datetime
