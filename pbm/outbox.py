@@ -147,7 +147,9 @@ def _text_part(text: str, subtype: str, filename: str = "") -> tuple[list[str], 
 
 def _multipart(subtype: str, parts: list[tuple[list[str], str]]) -> tuple[list[str], str]:
     boundary = f"=_pbm_{secrets.token_hex(12)}"     # never inside a 7-bit or QP part's lines
-    body = "".join(f"--{boundary}\n" + "\n".join(headers) + "\n\n" + text.rstrip("\n") + "\n"
+    # the line break before a boundary belongs to the boundary (RFC 2046 5.1.1): one more keeps
+    # the part's own last line break
+    body = "".join(f"--{boundary}\n" + "\n".join(headers) + "\n\n" + text.rstrip("\n") + "\n\n"
                    for headers, text in parts)
     return [f'Content-Type: multipart/{subtype}; boundary="{boundary}"'], body + f"--{boundary}--\n"
 

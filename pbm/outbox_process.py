@@ -76,6 +76,8 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     from pbm.cli import configure_logging
     configure_logging(config)
     link.name_process("pbm-outbox")
+    if config.outbound.mode == "smtp":
+        import pbm.relay  # noqa: F401  (now: a reinstall under a running server may remove it)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, signal.SIG_IGN)

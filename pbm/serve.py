@@ -23,6 +23,8 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TypeVar
 
+import rules
+
 from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError, describe_exception
@@ -40,8 +42,13 @@ T = TypeVar("T")
 
 def run(config: Config) -> bool:
     """Serve until SIGTERM or SIGINT; False if it stopped because a child process died.  The mail
-    templates are read first, so that a reinstall of pbm under the running server cannot break it."""
+    templates and every game's rules are loaded first (a process that lives for one message loads
+    only what it uses), so that a reinstall of pbm under the running server cannot break it."""
     replies.environment()
+    for name in rules.variant_names():
+        rules.get_variant(name)
+    if config.outbound.mode == "smtp":
+        import pbm.relay  # noqa: F401  (the outbox process's transport)
     return asyncio.run(_serve(config))
 
 
