@@ -146,6 +146,33 @@ def remembered(password: str, stored: str) -> bool | None:
         return False if (stored, mac) in _rejected else None
 
 
+# Across processes (each `pbm deliver` is one): a password found right is remembered in the database
+# for CHECK_TTL, under a keyed hash of it with its stored hash -- useless without the server secret,
+# and void once the password changes.  A wrong password is never remembered this way: each one
+# costs scrypt, and counts for the guessing limit (pbm.guard).
+CHECK_TTL = timedelta(minutes=15)
+
+
+def _check_key(secret: bytes, password: str, stored: str) -> str:
+    return hmac.new(secret, f"{stored}\0{password}".encode(), hashlib.sha256).hexdigest()
+
+
+def checked_recently(db: Database, secret: bytes, password: str, stored: str, now: datetime) -> bool:
+    """`password` was found right for `stored` by some process within CHECK_TTL."""
+    return db.execute("SELECT 1 FROM password_checks WHERE key = ? AND expires_at > ?",
+                      [_check_key(secret, password, stored), timestamp(now)]).fetchone() is not None
+
+
+def note_checked(db: Database, secret: bytes, password: str, stored: str, now: datetime) -> None:
+    """Remember that `password` is right for `stored` (call in a write transaction)."""
+    db.execute("INSERT OR REPLACE INTO password_checks (key, expires_at) VALUES (?, ?)",
+               [_check_key(secret, password, stored), timestamp(now + CHECK_TTL)])
+
+
+def forget_checks(db: Database, now: datetime) -> None:
+    db.execute("DELETE FROM password_checks WHERE expires_at <= ?", [timestamp(now)])
+
+
 def _mac(password: str) -> bytes:
     return hmac.new(_PROCESS_KEY, password.encode(), hashlib.sha256).digest()
 

@@ -75,7 +75,7 @@ def accept(db: Database, config: Config, raw: bytes, mail_from: str | None = Non
            rcpt_tos: Sequence[str] = (), *, size: int | None = None,
            now: datetime | None = None) -> IntakeResult:
     """Record, judge and answer one inbound message in one transaction."""
-    arrival = prepare(db, config, Delivery(raw, mail_from, tuple(rcpt_tos), size))
+    arrival = prepare(db, config, Delivery(raw, mail_from, tuple(rcpt_tos), size), now)
     [result] = accept_many(db, config, [arrival], now)
     if isinstance(result, Exception):
         raise result
@@ -102,6 +102,9 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
             for arrival in arrived:
                 db.execute("SAVEPOINT message")
                 try:
+                    for password, stored, right in arrival.checked:     # for the next processes
+                        if right:
+                            accounts.note_checked(db, config.secret, password, stored, now)
                     results.append(_record(db, config, arrival, now))
                     db.execute("RELEASE message")
                 except Exception as e:
@@ -139,9 +142,9 @@ class Arrival:
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
 
 
-def prepare(db: Database, config: Config, delivery: Delivery) -> Arrival:
+def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
     """Everything about a delivery that needs no write lock; reads `db` only (for the passwords)."""
-    return _check_passwords(db, _arrive(config, delivery))
+    return _check_passwords(db, config, _arrive(config, delivery), now=now)
 
 
 def _arrive(config: Config, delivery: Delivery) -> Arrival:
@@ -159,7 +162,8 @@ def _arrive(config: Config, delivery: Delivery) -> Arrival:
                    mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message)
 
 
-def _check_passwords(db: Database, arrival: Arrival, quick: bool = False) -> Arrival | None:
+def _check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
+                     now: datetime | None = None) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
     remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
@@ -167,7 +171,7 @@ def _check_passwords(db: Database, arrival: Arrival, quick: bool = False) -> Arr
     if arrival.message is None:
         return arrival
     checked = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
-                                          quick=quick)
+                                          quick=quick, secret=config.secret, now=now)
     return None if checked is None else replace(arrival, checked=tuple(checked))
 
 
@@ -194,12 +198,12 @@ class Preparers:
         prepared: Future = Future()
         try:
             arrival = _arrive(self.config, delivery)
-            checked = _check_passwords(self._db(), arrival, quick=True)
+            checked = _check_passwords(self._db(), self.config, arrival, quick=True)
         except Exception as e:
             prepared.set_exception(e)
             return prepared
         if checked is None:
-            return self._pool.submit(lambda: _check_passwords(self._db(), arrival))
+            return self._pool.submit(lambda: _check_passwords(self._db(), self.config, arrival))
         prepared.set_result(checked)
         return prepared
 

@@ -233,9 +233,19 @@ CREATE INDEX vacations_running ON vacations (ends_at) WHERE ended_at IS NULL;
 ALTER TABLE games ADD COLUMN paused_left REAL;      -- seconds left on to_move's clock while it is stopped
 """
 
+# 5: a cheaper `pbm deliver` (issue 15): a password found right is remembered across processes for a
+# short while, by a keyed hash of it and its stored hash, so that each command does not pay scrypt.
+SPEED = """
+CREATE TABLE password_checks (
+    key TEXT PRIMARY KEY,               -- HMAC(server secret, stored hash, password): never the password
+    expires_at TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: list[str] = [
     MAIL,
     GAMES,
     ABUSE,
     PLAYERS,
+    SPEED,
 ]

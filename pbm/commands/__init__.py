@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timezone
 
 import rules
 
@@ -98,8 +98,9 @@ def run_timers(db: Database, config: Config, now: datetime) -> list[Outgoing]:
     return ctx.out
 
 
-def precheck_passwords(db: Database, subject: str, body: str, *,
-                       quick: bool = False) -> list[tuple[str, str, bool]] | None:
+def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = False,
+                       secret: bytes | None = None,
+                       now: datetime | None = None) -> list[tuple[str, str, bool]] | None:
     """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
 
     scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
@@ -107,8 +108,11 @@ def precheck_passwords(db: Database, subject: str, body: str, *,
     it finds is remembered (pbm.accounts), right or wrong, so `handle` checks again for free.
     Returns the (password, stored hash, right) triples, for another process to remember.  With
     `quick`, it returns None instead of running scrypt (for a password not checked before), so
-    that the caller can check where scrypt's time holds nobody up.
+    that the caller can check where scrypt's time holds nobody up.  With the server's `secret`, a
+    password some process found right a moment ago (pbm.accounts.checked_recently) is taken as
+    right without scrypt.
     """
+    now = now or datetime.now(timezone.utc)
     checked = []
     subject = parse.strip_reply_prefix(subject)
     if subject.replace("*", "").strip() == "":
@@ -127,10 +131,14 @@ def precheck_passwords(db: Database, subject: str, body: str, *,
             user = accounts.get(db, req.args[position - 1])
             if user is None:
                 continue
-            if quick and accounts.remembered(req.args[position], user.password) is None:
+            password = req.args[position]
+            if accounts.remembered(password, user.password) is None and secret is not None \
+                    and accounts.checked_recently(db, secret, password, user.password, now):
+                accounts.remember(password, user.password, True)
+            if quick and accounts.remembered(password, user.password) is None:
                 return None
-            right = accounts.verify_password(req.args[position], user.password)
-            checked.append((req.args[position], user.password, right))
+            right = accounts.verify_password(password, user.password)
+            checked.append((password, user.password, right))
     return checked
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbm import games, guard, vacations
+from pbm import accounts, games, guard, vacations
 from pbm.commands import away as vacation
 from pbm.commands import notify, seeking, turns
 from pbm.commands.base import Context
@@ -21,6 +21,7 @@ BATCH = 500     # games handled per run; the rest wait for the next run
 def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
     guard.forget_old(ctx.db, ctx.now)
+    accounts.forget_checks(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():
         _time_out(ctx, games.get(ctx.db, game_id))
