@@ -8,6 +8,7 @@ timers can be tested by moving it on.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -106,6 +107,17 @@ class PostOffice:
             everything = raw.decode("utf-8", "replace") + "".join(bodies) + str(decoded["Subject"])
             for password in PASSWORDS.values():
                 assert password not in everything, f"password {password!r} in a mail:\n{everything}"
+
+
+def opened(root: Path, *users: str, challenge: bool = False) -> Iterator[PostOffice]:
+    """A post office with `users` signed up (and alice's challenge of bob): the body of a fixture,
+    which checks at the end that no mail held a password."""
+    office = PostOffice(root)
+    office.signup(*users)
+    if challenge:
+        office.challenge()
+    yield office
+    office.assert_no_password_sent()
 
 
 def plain(mail: EmailMessage) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, by_recipient, flat, text
+from postoffice import PASSWORDS, PostOffice, by_recipient, flat, text, opened
 
 from pbm import ratings
 
@@ -18,10 +18,7 @@ def player(user: str) -> str:
 
 @pytest.fixture
 def post(tmp_path):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob", "carol")
-    yield office
-    office.assert_no_password_sent()
+    yield from opened(tmp_path, "alice", "bob", "carol")
 
 
 def test_a_forged_challenge_with_a_tiny_time_limit_costs_the_challenged_player_nothing(post):

@@ -2,18 +2,14 @@
 from __future__ import annotations
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, flat
+from postoffice import PASSWORDS, PostOffice, flat, opened
 
 from pbm import accounts
 
 
 @pytest.fixture
 def post(tmp_path):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob")
-    office.challenge()
-    yield office
-    office.assert_no_password_sent()
+    yield from opened(tmp_path, "alice", "bob", challenge=True)
 
 
 def guess(post: PostOffice, password: str, sender: str = "mallory@example.org", user: str = "alice"):

@@ -10,7 +10,7 @@ import re
 import pytest
 import rules
 
-from postoffice import PASSWORDS as OFFICE_PASSWORDS
+from postoffice import PASSWORDS as OFFICE_PASSWORDS, opened
 from postoffice import PostOffice, by_recipient, flat, text
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
@@ -145,10 +145,7 @@ def _assert_no_password(pbm_env) -> None:
 
 @pytest.fixture
 def post(tmp_path):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob", "carol")
-    yield office
-    office.assert_no_password_sent()
+    yield from opened(tmp_path, "alice", "bob", "carol")
 
 
 def janggi(post: PostOffice, extra: str = "", first: str = "alice", second: str = "bob",

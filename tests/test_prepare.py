@@ -8,18 +8,14 @@ from email import policy
 
 import pytest
 
-from postoffice import PASSWORDS, SERVER, PostOffice
+from postoffice import PASSWORDS, SERVER, PostOffice, opened
 
 from pbm import accounts, games, intake
 
 
 @pytest.fixture
 def post(tmp_path):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob")
-    office.challenge()
-    yield office
-    office.assert_no_password_sent()
+    yield from opened(tmp_path, "alice", "bob", challenge=True)
 
 
 @pytest.fixture

@@ -37,12 +37,7 @@ def signup(ctx: Context, req: Request) -> None:
 
 def change_password(ctx: Context, req: Request) -> None:
     user_word, old, new = req.args
-    user_id = authenticate(ctx, user_word, old)
-    problem = accounts.password_problem(new, user_id)
-    if problem:
-        raise CommandError(f"The new password cannot be used: {problem}.")
-    accounts.set_password(ctx.db, user_id, new)
-    _password_changed(ctx, user_id)
+    _set_password(ctx, authenticate(ctx, user_word, old), new)
 
 
 def reset_password(ctx: Context, req: Request) -> None:
@@ -75,15 +70,16 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
         ctx.db, ctx.config.secret, user.id, code, ctx.now),
         "That is not the code mailed for {user}, or it has expired (a code works once, for an "
         "hour). Ask for a new one with: password reset {user}")
+    _set_password(ctx, user_id, new, still=" The code still works.")
+
+
+def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None:
+    """Set `user_id`'s password to `new` if it can be one; confirm to the sender, and tell every
+    registered address (the change may not be theirs)."""
     problem = accounts.password_problem(new, user_id)
     if problem:
-        raise CommandError(f"The new password cannot be used: {problem}. The code still works.")
+        raise CommandError(f"The new password cannot be used: {problem}.{still}")
     accounts.set_password(ctx.db, user_id, new)
-    _password_changed(ctx, user_id)
-
-
-def _password_changed(ctx: Context, user_id: str) -> None:
-    """Confirm to the sender, and tell every registered address (the change may not be theirs)."""
     name = ctx.config.server.name
     lines = [f"The password of {user_id} has been changed.",
              "Use the new one from now on; the old one no longer works, nor do the reply",
