@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from pbm.store import Database, parse_timestamp, timestamp
 
@@ -248,8 +249,29 @@ PREFERENCES = {
 def preferences(db: Database, user_id: str) -> dict[str, str]:
     """Every preference of the user, defaults filled in."""
     row = db.execute("SELECT preferences FROM users WHERE id = ?", [user_id]).fetchone()
-    chosen = json.loads(row[0]) if row else {}
+    return _preferences(row[0] if row else "{}")
+
+
+def _preferences(stored: str) -> dict[str, str]:
+    chosen = json.loads(stored)
     return {name: chosen.get(name, values[0]) for name, values in PREFERENCES.items()}
+
+
+class Reader(NamedTuple):
+    """What a game mail to a user needs of them: where it goes (None: a closed account), how they
+    like it, and their reply tokens' epoch."""
+    address: str | None
+    preferences: dict[str, str]
+    token_epoch: int
+
+
+def reader(db: Database, user_id: str) -> Reader:
+    """`Reader` of `user_id`, in one query (a move mails every player and observer)."""
+    row = db.execute("SELECT a.address, u.preferences, u.token_epoch FROM users u LEFT JOIN addresses a "
+                     "ON a.user_id = u.id AND a.position = 0 WHERE u.id = ?", [user_id]).fetchone()
+    if row is None:
+        return Reader(None, _preferences("{}"), 0)
+    return Reader(row[0], _preferences(row[1]), row[2])
 
 
 def set_preferences(db: Database, user_id: str, chosen: dict[str, str]) -> None:

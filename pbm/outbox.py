@@ -50,14 +50,15 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     for out in outgoing:
         out = replace(out, to=wire_address(out.to))
         message_id, raw = render(config, out, now)
-        bouncing = is_bouncing(db, out.to)
+        # queued, or failed at once if the address is bouncing: one statement
         ids.append(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, raw, queued_at, "
-            "next_attempt_at, status, last_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [inbound_id, message_id, out.to, out.subject, raw, at, at,
-             "failed" if bouncing else "queued",
-             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times" if bouncing
-             else None]).lastrowid)
+            "next_attempt_at, status, last_error) SELECT ?, ?, ?, ?, ?, ?, ?, "
+            "CASE WHEN b.failures >= ? THEN 'failed' ELSE 'queued' END, "
+            "CASE WHEN b.failures >= ? THEN ? END FROM (SELECT 1) LEFT JOIN bounces b ON b.address = ?",
+            [inbound_id, message_id, out.to, out.subject, raw, at, at, BOUNCING_AFTER, BOUNCING_AFTER,
+             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
+             out.to.lower()]).lastrowid)
     return ids
 
 
@@ -76,12 +77,6 @@ def wire_address(address: str) -> str:
 # --- bounces: an address the relay refused for good BOUNCING_AFTER times is skipped ---------------
 
 BOUNCING_AFTER = 3
-
-
-def is_bouncing(db: Database, address: str) -> bool:
-    row = db.execute("SELECT failures FROM bounces WHERE address = ?", [address.lower()]).fetchone()
-    return bool(row) and row[0] >= BOUNCING_AFTER
-
 
 
 def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:

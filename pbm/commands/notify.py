@@ -8,6 +8,7 @@ the same for the whole game, and every mail refers to the game's fixed thread id
 from __future__ import annotations
 
 import urllib.parse
+from typing import NamedTuple
 
 import rules
 
@@ -43,8 +44,11 @@ def thread(ctx: Context, board: Board) -> str:
     return replies.thread_id(ctx.config.server.address, board.variant, board.number)
 
 
-def reply_address(ctx: Context, board: Board, user: str) -> str:
-    epoch = accounts.token_epoch(ctx.db, user)
+def reply_address(ctx: Context, board: Board, user: str, epoch: int | None = None) -> str:
+    """The address a reply of `user` about `board` goes to (their token; `epoch`: their token
+    epoch, if known already)."""
+    if epoch is None:
+        epoch = accounts.token_epoch(ctx.db, user)
     return tokens.reply_address(ctx.config.server.address,
                                 tokens.make(ctx.config.secret, board.variant, board.number, user, epoch))
 
@@ -165,26 +169,36 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     notes = notes or {}
     observers = games.observers(ctx.db, board)
+    mail = _BoardMail(headline, notes, away_lines(ctx, board), observers)
     if actor is not None and ctx.inbound is not None:
-        body, html = _body(ctx, board, game, headline, notes, actor, None, actor in observers)
+        who = accounts.reader(ctx.db, actor)
+        body, html = _body(ctx, board, game, mail, actor, who, None)
         ctx.out.append(replies.answer(
-            ctx.inbound, subject(board, new=new), body, html=html,
-            root=root, reply_to=reply_address(ctx, board, actor) if actor in board.players else None,
+            ctx.inbound, subject(board, new=new), body, html=html, root=root,
+            reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     if recipients is None:
         recipients = [*board.players, *observers]
     for user in dict.fromkeys(recipients):
         if user == actor and ctx.inbound is not None:
             continue
-        address = accounts.mail_address(ctx.db, user)
-        if address is None:
+        who = accounts.reader(ctx.db, user)
+        if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
-        body, html = _body(ctx, board, game, headline, notes, user, attached, user in observers)
+        body, html = _body(ctx, board, game, mail, user, who, attached)
         ctx.out.append(replies.notify(
-            address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
-            reply_to=reply_address(ctx, board, user) if user in board.players else None,
+            who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
+            reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
+
+
+class _BoardMail(NamedTuple):
+    """What the board mails of one event share."""
+    headline: list[str]
+    notes: dict[str, list[str]]
+    away: list[str]
+    observers: list[str]
 
 
 def record(ctx: Context, board: Board) -> str:
@@ -223,15 +237,13 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     return sent
 
 
-def _body(ctx: Context, board: Board, game: rules.Game, headline: list[str],
-          notes: dict[str, list[str]], user: str, attached: dict | None,
-          observing: bool) -> tuple[str, str]:
+def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+          who: accounts.Reader, attached: dict | None) -> tuple[str, str]:
     """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
     for a player who wants no board)."""
-    values = summary(board, game, viewer=user, prefs=accounts.preferences(ctx.db, user),
-                     away=away_lines(ctx, board))
-    values.update(headline=headline, notes=notes.get(user, []), comment=attached,
-                  footer=footer(board, game, user, observing))
+    values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
+    values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
+                  footer=footer(board, game, user, user in mail.observers))
     html = replies.render_html("board.html.j2", **values) if values["svg"] else ""
     return replies.render("board.j2", **values), html
 
