@@ -10,6 +10,7 @@ to find the points on a rendered picture.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 
 from rules.board_ascii import drawn_files, drawn_ranks
@@ -41,23 +42,8 @@ def centre(v, column: int, row: int) -> tuple[float, float]:
 
 def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
     v = pos.t.variant
-    width, height = size(v)
-    files, ranks = drawn_files(v, turned), drawn_ranks(v, turned)
-    column = {f: i for i, f in enumerate(files)}
-    row = {r: i for i, r in enumerate(ranks)}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-           f'height="{height}" style="max-width:100%;height:auto" role="img" '
-           f'aria-label="{escape(v.title)} board">',
-           f'<rect width="{width}" height="{height}" fill="{BOARD}"/>']
-    out += _squares(v) if v.board_style == "squares" else _lines(v, column, row)
-    for i, f in enumerate(files):
-        x, _ = centre(v, i, 0)
-        for y in (LABEL, height - LABEL):
-            out.append(_label(x, y, chr(ord("a") + f)))
-    for i, r in enumerate(ranks):
-        _, y = centre(v, 0, i)
-        for x in (LABEL, width - LABEL):
-            out.append(_label(x, y, str(r + 1)))
+    column, row = _layout(v, turned)
+    out = [_background(v, turned)]
     for name in _SQUARE.findall(last_move.lower())[-2:] if last_move else []:
         sq = parse_square(v, name)
         x, y = centre(v, column[sq % v.width], row[sq // v.width])
@@ -68,7 +54,40 @@ def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
         if code:
             x, y = centre(v, column[sq % v.width], row[sq // v.width])
             out.append(_piece(v, pos.t.piece_type(code), code & 1, x, y))
-    out.append("</svg>")
+    out.append("</g></svg>")
+    return "\n".join(out)
+
+
+@lru_cache(maxsize=None)
+def _layout(v, turned: bool) -> tuple[dict[int, int], dict[int, int]]:
+    """Where each file and rank is drawn: its column from the left, its row from the top."""
+    return ({f: i for i, f in enumerate(drawn_files(v, turned))},
+            {r: i for i, r in enumerate(drawn_ranks(v, turned))})
+
+
+@lru_cache(maxsize=None)
+def _background(v, turned: bool) -> str:
+    """The picture without pieces -- the same for every position of a game -- open for them."""
+    width, height = size(v)
+    column, row = _layout(v, turned)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+           f'height="{height}" style="max-width:100%;height:auto" role="img" '
+           f'aria-label="{escape(v.title)} board">',
+           f'<rect width="{width}" height="{height}" fill="{BOARD}"/>']
+    out.append(f'<g stroke="{LINE}" stroke-width="1.5">')
+    out += _squares(v) if v.board_style == "squares" else _lines(v, column, row)
+    out.append(f'</g><g font-family="sans-serif" font-size="12" fill="{LINE}" text-anchor="middle" '
+               f'dominant-baseline="central">')
+    for f, i in column.items():
+        x, _ = centre(v, i, 0)
+        for y in (LABEL, height - LABEL):
+            out.append(_label(x, y, chr(ord("a") + f)))
+    for r, i in row.items():
+        _, y = centre(v, 0, i)
+        for x in (LABEL, width - LABEL):
+            out.append(_label(x, y, str(r + 1)))
+    out.append("</g>")
+    out.append(_discs(v))               # the pieces' group stays open for `render`
     return "\n".join(out)
 
 
@@ -111,20 +130,26 @@ def _squares(v) -> list[str]:
 
 
 def _line(x1: float, y1: float, x2: float, y2: float) -> str:
-    return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{LINE}" stroke-width="1.5"/>'
+    return f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"/>'
 
 
 def _label(x: float, y: float, text: str) -> str:
-    return (f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="12" fill="{LINE}" '
-            f'text-anchor="middle" dominant-baseline="central">{text}</text>')
+    return f'<text x="{x:g}" y="{y:g}">{text}</text>'
+
+
+def _discs(v) -> str:
+    """A piece's disc for each side, drawn once and used (<use>) at every piece: a board mail's
+    SVG is a quarter of the size it would be with each piece drawn in full."""
+    return "<defs>" + "".join(
+        f'<g id="disc{side}"><circle r="{RADIUS}" fill="{PIECE}" stroke="{colour}" stroke-width="2.5"/>'
+        f'<circle r="{RADIUS - 2.2}" fill="none" stroke="{colour}" stroke-width="0.8"/></g>'
+        for side, colour in enumerate(v.colours)) + "</defs>" + (
+        '<g font-family="\'Noto Serif CJK SC\',\'Noto Serif CJK TC\',\'Songti SC\',\'SimSun\',serif" '
+        'font-weight="bold" text-anchor="middle" dominant-baseline="central">')
 
 
 def _piece(v, piece, side: int, x: float, y: float) -> str:
-    colour = v.colours[side]
     text = piece.glyphs[side] if piece.glyphs else piece.board_letter
     size = 19 if piece.glyphs else 16 if len(text) == 1 else 12
-    return (f'<g><circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{PIECE}" stroke="{colour}" '
-            f'stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{RADIUS - 2.2}" fill="none" '
-            f'stroke="{colour}" stroke-width="0.8"/><text x="{x}" y="{y}" font-family="\'Noto Serif CJK SC\','
-            f'\'Noto Serif CJK TC\',\'Songti SC\',\'SimSun\',serif" font-size="{size}" font-weight="bold" '
-            f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text></g>')
+    return (f'<use href="#disc{side}" x="{x}" y="{y}"/><text x="{x}" y="{y}" font-size="{size}" '
+            f'fill="{v.colours[side]}">{escape(text)}</text>')

@@ -75,7 +75,7 @@ class PostOffice:
         return self._new_mail()
 
     def _new_mail(self) -> list[EmailMessage]:
-        rows = self.db.execute("SELECT id, raw FROM outbox WHERE id > ? ORDER BY id",
+        rows = self.db.execute("SELECT id, raw FROM outbox_bodies WHERE id > ? ORDER BY id",
                                [self._last_outbox]).fetchall()
         if rows:
             self._last_outbox = rows[-1][0]
