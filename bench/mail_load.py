@@ -2,7 +2,7 @@
 real `pbm serve` over SMTP on loopback.
 
     python bench/mail_load.py [--games 8] [--plies 40] [--prefill 100000] [--smtp-processes 1]
-                              [--seed 1] [--json]
+                              [--long-games] [--seed 1] [--json]
 
 Each game is one client thread with its own SMTP connection; its two players take turns mailing
 `xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves, drawn
@@ -17,6 +17,9 @@ refers to it), to compare the per-command cost on a big database.
 The server runs with `[smtp] processes = 1` unless --smtp-processes says otherwise; its CPU time
 includes its child processes (SMTP, outbox), and the load generator's own CPU time is shown too
 (it shares the machine with the server).
+With --long-games every game goes on to move 320 (no move that would end it, where another will
+do), and the server's CPU per command is measured over moves 3-32 and over moves 289-320 apart:
+their ratio says how much a long game's record costs each move.
 Loopback only; every loop is bounded by --games and --plies.
 """
 from __future__ import annotations
@@ -220,16 +223,23 @@ class Table:
     the rules core before the clock starts, so that while it runs the load generator's CPU (which
     the server shares) goes to SMTP alone."""
 
-    def __init__(self, board: int, red: str, black: str, seed: float, plies: int):
+    def __init__(self, board: int, red: str, black: str, seed: float, plies: int, endless: bool = False):
         self.board, self.red, self.black = board, red, black
         game = rules.Game.new("xiangqi", params=None, fen=None)
         rng = random.Random(seed)
         self.mails: list[Command] = []
         while game.result == "*" and game.ply < plies:
             user = red if game.turn == "w" else black
-            move = rng.choice(game.legal_moves())
+            moves = game.legal_moves()
+            rng.shuffle(moves)
+            for move in moves:          # `endless`: a move that ends the game only if all do
+                game.play(move)
+                if not endless or game.result == "*":
+                    break
+                game.undo()
+            else:
+                game.play(move)
             self.mails.append(command(user, f"xiangqi move {board} {user} {password(user)} {move}"))
-            game.play(move)
         self.played = 0
 
     def play(self, server: Server, upto: int, latencies: list[float] | None,
@@ -322,6 +332,26 @@ def finish_one_game(server: Server, replies: Replies) -> None:
         replies.wait_for(resign.message_id, 1)
 
 
+LONG_PLIES, EARLY = 320, 32     # --long-games: moves per game; moves measured at each end
+
+
+def run_phase(server: Server, tables: list[Table], upto: int, sent: list[tuple[str, set[str]]]
+              ) -> tuple[list[float], float, float, float, float]:
+    """Every table plays on to move `upto` at once; (latencies, seconds, server CPU seconds, own
+    CPU seconds, seconds until the outbox had sent every reply after the last answer)."""
+    latencies: list[float] = []
+    threads = [threading.Thread(target=table.play, args=(server, upto, latencies, sent)) for table in tables]
+    started, cpu, own_cpu = time.perf_counter(), server.cpu_seconds(), time.process_time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed, own_cpu = time.perf_counter() - started, time.process_time() - own_cpu
+    server.wait_outbox_drained()
+    drain = time.perf_counter() - started - elapsed
+    return latencies, elapsed, server.cpu_seconds() - cpu, own_cpu, drain
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -335,6 +365,9 @@ def main() -> None:
     parser.add_argument("--smtp-processes", type=int, default=1,
                         help="[smtp] processes of the server (0: SMTP in its main process)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--long-games", action="store_true",
+                        help=f"play {LONG_PLIES} moves a game; compare the cost of the first and last "
+                             f"{EARLY}")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
 
@@ -350,23 +383,19 @@ def main() -> None:
                 print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
                       file=sys.stderr)
             rng = random.Random(args.seed)
-            tables = [Table(board, red, black, rng.random(), args.plies)
+            plies = LONG_PLIES if args.long_games else args.plies
+            tables = [Table(board, red, black, rng.random(), plies, endless=args.long_games)
                       for board, red, black in setup_games(server, replies, args.games)]
-            latencies: list[float] = []
             sent: list[tuple[str, set[str]]] = []
             for table in tables:        # warm-up: each player's first move pays for scrypt once
                 table.play(server, 2, None, sent)
-            threads = [threading.Thread(target=table.play, args=(server, args.plies, latencies, sent))
-                       for table in tables]
-            started, cpu, own_cpu = time.perf_counter(), server.cpu_seconds(), time.process_time()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed, own_cpu = time.perf_counter() - started, time.process_time() - own_cpu
-            server.wait_outbox_drained()
-            drain = time.perf_counter() - started - elapsed
-            cpu = server.cpu_seconds() - cpu
+            if args.long_games:         # the cost of moves 3-32, and of moves 291-320, apart
+                early = run_phase(server, tables, EARLY, sent)
+                run_phase(server, tables, LONG_PLIES - EARLY, sent)
+                late = run_phase(server, tables, LONG_PLIES, sent)
+                latencies, elapsed, cpu, own_cpu, drain = late
+            else:
+                latencies, elapsed, cpu, own_cpu, drain = run_phase(server, tables, plies, sent)
             problems = verify(server, sent)
         finally:
             server.stop()
@@ -383,6 +412,14 @@ def main() -> None:
         "client_cpu_ms_per_command": round(own_cpu / len(latencies) * 1000, 2),
         "replies_checked": sum(len(players) for _, players in sent), "problems": len(problems),
     }
+    if args.long_games:
+        figures = {"early_moves": f"3-{EARLY}", "late_moves": f"{LONG_PLIES - EARLY + 1}-{LONG_PLIES}",
+                   "early_server_cpu_ms_per_command": round(early[2] / len(early[0]) * 1000, 2),
+                   "late_server_cpu_ms_per_command": round(late[2] / len(late[0]) * 1000, 2),
+                   "early_latency_ms_p50": round(statistics.median(early[0]) * 1000, 1),
+                   "late_latency_ms_p50": round(statistics.median(late[0]) * 1000, 1),
+                   "late_vs_early_cpu": round((late[2] / len(late[0])) / (early[2] / len(early[0])), 3),
+                   **figures}
     if args.json:
         print(json.dumps(figures))
     else:

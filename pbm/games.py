@@ -74,6 +74,8 @@ class Board:
     expires_at: str | None              # the challenge lapses then unless taken up
     paused_left: float | None           # seconds left on to_move's stopped clock (on vacation)
     moves: list[PlayedMove] = field(default_factory=list)
+    # what the mails of this command render once for all their readers (pbm.commands.notify)
+    rendered: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def title(self) -> str:
@@ -128,10 +130,11 @@ class Board:
 
 
 class _Remembered(threading.local):
-    """Per thread: the Game of boards just played on, for the next `Board.replay()` of each."""
+    """Per thread: the Game and the moves of boards just played on, for the next command on each."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[int, tuple[tuple, rules.Game]] = OrderedDict()
+        self.moves: dict[int, tuple[tuple[int, str], tuple[PlayedMove, ...]]] = {}  # see _load_moves
 
 
 _remembered = _Remembered()
@@ -191,6 +194,13 @@ def load(db: Database, variant: str, number: int) -> Board | None:
 
 
 def _load_moves(db: Database, board: Board) -> None:
+    """The board's moves: as this thread last saved them if the row still says so (same ply, same
+    `updated_at`: no other process or rolled-back command changed it since), else from the table --
+    a long game's record, read on every move, would make move 300 dearer than move 10."""
+    kept = _remembered.moves.get(board.id)
+    if kept is not None and kept[0] == (board.ply, board.updated_at):
+        board.moves = list(kept[1])
+        return
     board.moves = [PlayedMove(m, n, bool(a)) for m, n, a in db.execute(
         "SELECT move, notation, auto FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
 
@@ -205,6 +215,9 @@ def save(db: Database, board: Board, now: datetime) -> None:
         [board.status, board.ply, board.to_move, board.result, board.winner, board.reason,
          board.offer, board.offer_by, board.updated_at, board.finished_at, board.remind_at,
          board.deadline, board.accepted_at, board.expires_at, board.paused_left, board.id])
+    _remembered.moves[board.id] = ((board.ply, board.updated_at), tuple(board.moves))
+    if len(_remembered.moves) > _REMEMBERED_MAX:
+        del _remembered.moves[next(iter(_remembered.moves))]
 
 
 def set_start(db: Database, board: Board, params: dict, start_fen: str) -> None:

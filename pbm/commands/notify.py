@@ -77,14 +77,21 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
 
 
 def move_list(board: Board, sides: tuple[str, str], upto: int | None = None,
-              notation: str = "both") -> list[tuple[str, str]]:
-    """The rows of the move list under a header row: one column per player, global move numbers;
-    the moves in coordinates, the game's notation, or `both` (a player's preference)."""
-    header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
-    cells = [f"{ply:>3}. {_move_cell(m, notation)}{' (Auto)' if m.auto else ''}"
-             for ply, m in enumerate(board.moves[:upto], start=1)]
-    rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
-    return [(f"     {header[0]}", header[1])] + rows if rows else []
+              notation: str = "both") -> str:
+    """The move list as one block of text: a header row, then one column per player, global move
+    numbers; the moves in coordinates, the game's notation, or `both` (a player's preference).
+    Made once per board and notation for all the mails of an event (it grows with the game, and a
+    move mails every player and observer)."""
+    key = (upto, notation, len(board.moves))
+    if key not in board.rendered:
+        header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
+        cells = [f"{ply:>3}. {_move_cell(m, notation)}{' (Auto)' if m.auto else ''}"
+                 for ply, m in enumerate(board.moves[:upto], start=1)]
+        rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
+        rows = [(f"     {header[0]}", header[1])] + rows if rows else []
+        width = max((len(left) for left, _ in rows), default=0)
+        board.rendered[key] = "\n".join(f"{left:<{width}}    {right}".rstrip() for left, right in rows)
+    return board.rendered[key]
 
 
 def _move_cell(m: games.PlayedMove, notation: str) -> str:
@@ -113,17 +120,15 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     shown = game if upto is None else game.at(upto)
     sides = player_sides(board, game)
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
-    rows = move_list(board, sides, upto, prefs["notation"])
+    moves = move_list(board, sides, upto, prefs["notation"])
     turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
-    width = max((len(left) for left, _ in rows), default=0)
     return {
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
-        "moves": rows,
-        "width": width,
+        "moves": moves,
         "board": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board(turned),
         "svg": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board_svg(turned),
         "fen": "" if board.status == games.DECLINED else shown.fen(),

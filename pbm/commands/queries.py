@@ -102,7 +102,7 @@ def status(ctx: Context, req: Request) -> None:
         headline.append(f"Mail to {mailboxes[address]} ({address}) was refused for good: {reason}")
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": []},
+    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": ""},
                headline=headline, notes=[], comment=None, footer=[], record=record)
 
 
@@ -187,6 +187,6 @@ def preview(ctx: Context, req: Request) -> None:
         outcome = f"it would be {mover}'s turn" + (f", and {mover} would be in check" if game.in_check() else "")
     values = notify.for_sender(ctx, board, game)
     values["status"] = [f"Preview only, nothing was saved: after {' '.join(played)} {outcome}."]
-    values["moves"] = []
+    values["moves"] = ""
     ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],
                comment=None, footer=[])
