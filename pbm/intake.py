@@ -229,19 +229,21 @@ def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,
 def _record(db: Database, config: Config, arrival: Arrival,
             now: datetime) -> IntakeResult:
     raw, key, mail_from = arrival.raw, arrival.key, arrival.mail_from
-    earlier = db.execute("SELECT id FROM inbound WHERE dedup_key = ?", [key]).fetchone()
-    if earlier:     # most likely redelivered because we died before acknowledging it
-        unsent = db.execute("SELECT id FROM outbox WHERE inbound_id = ? AND status IN "
-                            "('queued', 'sending') ORDER BY id", [earlier[0]]).fetchall()
-        return IntakeResult("duplicate", earlier[0], tuple(row[0] for row in unsent), key)
     reason, sender = arrival.automatic, arrival.sender
     status = "automatic" if reason else "too_large" if arrival.too_large else "processed"
-    inbound_id = db.execute(
+    recorded = db.execute(      # recorded once: a second copy inserts nothing (one statement)
         "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "
-        "size, raw, status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "size, raw, status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (dedup_key) DO NOTHING RETURNING id",
         [key, arrival.message_id, timestamp(now),
          None if mail_from is None else mail_from.strip("<>"), ",".join(arrival.rcpt_tos), sender,
-         arrival.size, raw, status, reason]).lastrowid
+         arrival.size, raw, status, reason]).fetchone()
+    if recorded is None:    # most likely redelivered because we died before acknowledging it
+        [earlier] = db.execute("SELECT id FROM inbound WHERE dedup_key = ?", [key]).fetchone()
+        unsent = db.execute("SELECT id FROM outbox WHERE inbound_id = ? AND status IN "
+                            "('queued', 'sending') ORDER BY id", [earlier]).fetchall()
+        return IntakeResult("duplicate", earlier, tuple(row[0] for row in unsent), key)
+    inbound_id = recorded[0]
     if reason:
         return IntakeResult("automatic", inbound_id, key=key)
     if arrival.too_large:
