@@ -215,6 +215,9 @@ def save(db: Database, board: Board, now: datetime) -> None:
         [board.status, board.ply, board.to_move, board.result, board.winner, board.reason,
          board.offer, board.offer_by, board.updated_at, board.finished_at, board.remind_at,
          board.deadline, board.accepted_at, board.expires_at, board.paused_left, board.id])
+    if len(board.moves) != board.ply:   # a board from a listing: its moves were never loaded
+        _remembered.moves.pop(board.id, None)
+        return
     _remembered.moves[board.id] = ((board.ply, board.updated_at), tuple(board.moves))
     if len(_remembered.moves) > _REMEMBERED_MAX:
         del _remembered.moves[next(iter(_remembered.moves))]
