@@ -119,7 +119,7 @@ class HandPosition(Position):
     def pseudo_moves(self, side: int | None = None) -> list[Move]:
         if side is None:
             side = self.side
-        t, x, board, v = self.t, self.x, self.board, self.t.variant
+        x, board, v = self.x, self.board, self.t.variant
         out: list[Move] = []
         king = self.kings[side]
         seen = set()

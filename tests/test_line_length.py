@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from postoffice import PASSWORDS, PostOffice, text
 
 from pbm import games, replies

@@ -111,8 +111,8 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
     """The user id, once `password` is right for it; else CommandError (Unanswered while the
     guessing limit holds: see pbm.guard)."""
     return prove(ctx, user_word, lambda user: accounts.verify_password(password, user.password),
-                 f"Invalid password for {{user}}. Passwords are case-sensitive. If you have forgotten "
-                 f"it, send: password reset {{user}}")
+                 "Invalid password for {user}. Passwords are case-sensitive. If you have forgotten "
+                 "it, send: password reset {user}")
 
 
 def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
