@@ -27,6 +27,14 @@ def running(db: Database, user: str) -> Vacation | None:
     return _vacation(row) if row else None
 
 
+def running_of(db: Database, users: tuple[str, ...]) -> dict[str, Vacation]:
+    """The running vacations of `users` (a game's players), by user, in one query."""
+    marks = ",".join("?" * len(users))
+    return {row[1]: _vacation(row) for row in db.execute(
+        f"SELECT id, user_id, started_at, ends_at FROM vacations WHERE user_id IN ({marks}) AND "
+        f"ended_at IS NULL ORDER BY id", list(users))}
+
+
 def due(db: Database, now: datetime, limit: int) -> list[Vacation]:
     """Running vacations whose time is up."""
     return [_vacation(row) for row in db.execute(
@@ -59,9 +67,11 @@ def end(db: Database, vacation: Vacation, now: datetime) -> None:
 def describe(db: Database, user: str) -> str:
     """`bob is on vacation until 2026-12-03 18:00 UTC; their clock is stopped.`, or ""."""
     away = running(db, user)
-    if away is None:
-        return ""
-    return f"{user} is on vacation until {timestamp(away.ends_at)[:16]} UTC; their clock is stopped."
+    return "" if away is None else line(away)
+
+
+def line(away: Vacation) -> str:
+    return f"{away.user_id} is on vacation until {timestamp(away.ends_at)[:16]} UTC; their clock is stopped."
 
 
 def _vacation(row: tuple) -> Vacation:

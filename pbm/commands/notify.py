@@ -158,7 +158,15 @@ def away_lines(ctx: Context, board: Board) -> list[str]:
     """Which players of a running game are on vacation, and until when."""
     if board.status != games.ACTIVE:
         return []
-    return [line for line in (vacations.describe(ctx.db, user) for user in board.players) if line]
+    away = on_vacation(ctx, board)
+    return [vacations.line(away[user]) for user in board.players if user in away]
+
+
+def on_vacation(ctx: Context, board: Board) -> dict[str, vacations.Vacation]:
+    """The board's players on vacation: looked up once per command (the clock, every mail)."""
+    if "away" not in board.rendered:
+        board.rendered["away"] = vacations.running_of(ctx.db, board.players)
+    return board.rendered["away"]
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,

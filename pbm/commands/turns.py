@@ -19,7 +19,7 @@ from datetime import timedelta
 
 import rules
 
-from pbm import games, ratings, vacations
+from pbm import games, ratings
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context
 from pbm.games import Board
@@ -64,7 +64,7 @@ def schedule(ctx: Context, board: Board) -> None:
     timeout = board.options.get("timeout")
     clock_runs = board.accepted or board.to_move == board.challenger
     _wind(ctx, board, timedelta(days=timeout) if timeout and clock_runs else None)
-    if vacations.running(ctx.db, board.to_move):
+    if board.to_move in notify.on_vacation(ctx, board):
         pause(ctx, board)
 
 
