@@ -102,9 +102,8 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
             for arrival in arrived:
                 db.execute("SAVEPOINT message")
                 try:
-                    for password, stored, right in arrival.checked:     # for the next processes
-                        if right:
-                            accounts.note_checked(db, config.secret, password, stored, now)
+                    for password, stored in arrival.fresh:      # for the next processes
+                        accounts.note_checked(db, config.secret, password, stored, now)
                     results.append(_record(db, config, arrival, now))
                     db.execute("RELEASE message")
                 except Exception as e:
@@ -140,6 +139,7 @@ class Arrival:
     automatic: str | None               # why it must not be answered, if so
     message: Inbound | None             # the decoded command mail; None: decode it in the transaction
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
+    fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
 
 
 def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
@@ -170,9 +170,10 @@ def _check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool
     remembered by the main process too (`accept_many`).  With `quick`, None if that needs scrypt."""
     if arrival.message is None:
         return arrival
+    fresh: list[tuple[str, str]] = []
     checked = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
-                                          quick=quick, secret=config.secret, now=now)
-    return None if checked is None else replace(arrival, checked=tuple(checked))
+                                          quick=quick, secret=config.secret, now=now, fresh=fresh)
+    return None if checked is None else replace(arrival, checked=tuple(checked), fresh=tuple(fresh))
 
 
 class Preparers:

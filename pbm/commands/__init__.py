@@ -99,8 +99,8 @@ def run_timers(db: Database, config: Config, now: datetime) -> list[Outgoing]:
 
 
 def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = False,
-                       secret: bytes | None = None,
-                       now: datetime | None = None) -> list[tuple[str, str, bool]] | None:
+                       secret: bytes | None = None, now: datetime | None = None,
+                       fresh: list[tuple[str, str]] | None = None) -> list[tuple[str, str, bool]] | None:
     """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
 
     scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
@@ -110,7 +110,8 @@ def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = F
     `quick`, it returns None instead of running scrypt (for a password not checked before), so
     that the caller can check where scrypt's time holds nobody up.  With the server's `secret`, a
     password some process found right a moment ago (pbm.accounts.checked_recently) is taken as
-    right without scrypt.
+    right without scrypt; `fresh` gets the (password, stored hash) that scrypt found right here, for
+    the next processes (pbm.accounts.note_checked).
     """
     now = now or datetime.now(timezone.utc)
     checked = []
@@ -135,9 +136,12 @@ def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = F
             if accounts.remembered(password, user.password) is None and secret is not None \
                     and accounts.checked_recently(db, secret, password, user.password, now):
                 accounts.remember(password, user.password, True)
-            if quick and accounts.remembered(password, user.password) is None:
+            known = accounts.remembered(password, user.password)
+            if quick and known is None:
                 return None
             right = accounts.verify_password(password, user.password)
+            if right and known is None and fresh is not None:
+                fresh.append((password, user.password))
             checked.append((password, user.password, right))
     return checked
 

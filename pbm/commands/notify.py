@@ -183,19 +183,22 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     notes = notes or {}
     observers = games.observers(ctx.db, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), observers)
-    if actor is not None and ctx.inbound is not None:
-        who = accounts.reader(ctx.db, actor)
+    if recipients is None:
+        recipients = [*board.players, *observers]
+    answered = actor is not None and ctx.inbound is not None
+    everyone = [actor, *recipients] if answered else recipients
+    readers = accounts.readers(ctx.db, list(dict.fromkeys(everyone)))
+    if answered:
+        who = readers[actor]
         body, html = _body(ctx, board, game, mail, actor, who, None)
         ctx.out.append(replies.answer(
             ctx.inbound, subject(board, new=new), body, html=html, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
-    if recipients is None:
-        recipients = [*board.players, *observers]
     for user in dict.fromkeys(recipients):
         if user == actor and ctx.inbound is not None:
             continue
-        who = accounts.reader(ctx.db, user)
+        who = readers[user]
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
