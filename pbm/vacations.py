@@ -2,7 +2,7 @@
 yearly allowance (`[server] vacation_days`, counted per calendar year, UTC, by the days actually
 taken: a vacation called off early gives the rest back).
 
-This module keeps the record; pbm.commands.vacation stops and restarts the clocks.
+This module keeps the record; pbm.commands.away stops and restarts the clocks.
 """
 from __future__ import annotations
 

@@ -133,10 +133,11 @@ def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = F
             if user is None:
                 continue
             password = req.args[position]
-            if accounts.remembered(password, user.password) is None and secret is not None \
+            known = accounts.remembered(password, user.password)
+            if known is None and secret is not None \
                     and accounts.checked_recently(db, secret, password, user.password, now):
                 accounts.remember(password, user.password, True)
-            known = accounts.remembered(password, user.password)
+                known = True
             if quick and known is None:
                 return None
             right = accounts.verify_password(password, user.password)
@@ -215,7 +216,8 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: table.Comm
     # whose every word may be the new password
     if command is None or command.checks_password:
         req.safe.update(t for t in req.tokens if not accounts.user_id_problem(t) and accounts.get(ctx.db, t))
-    body = replies.render("error.j2", what=what, command=req.quoted(), problem=req.mask_unquoted(str(error), accounts.MIN_PASSWORD),
+    body = replies.render("error.j2", what=what, command=req.quoted(),
+                          problem=req.mask_unquoted(str(error), accounts.MIN_PASSWORD),
                           usage=usage, help_topic=command.verb if command else "")
     root = reply_to = None
     if ctx.board:

@@ -75,16 +75,11 @@ class Context:
             read = parse.strip_reply_prefix(line)
             if read in self.quoted:
                 line = line.replace(read, self.quoted[read])
-            line = self.mask_secrets(line)
+            line = parse.masked(line, self.secrets)
             if read not in self.quoted and line.strip() not in self.published:
                 line = " ".join(word if word.lower() in vocabulary else MASK for word in line.split())
             kept.append(line)
         return "\n".join(kept)
-
-    def mask_secrets(self, text: str) -> str:
-        for secret in sorted(self.secrets, key=len, reverse=True):
-            text = text.replace(secret, MASK)
-        return text
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,9 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     moves = move_list(board, sides, upto, prefs["notation"])
     turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
+    declined = board.status == games.DECLINED
+    drawn = not declined and prefs["board"] != "off"
+    fen = "" if declined else shown.fen()
     return {
         "title": board.title,
         "number": board.number,
@@ -129,10 +132,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "status": status_lines(board, game) + (away or []),
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": moves,
-        "board": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board(turned),
-        "svg": "" if board.status == games.DECLINED or prefs["board"] == "off" else shown.board_svg(turned),
-        "fen": "" if board.status == games.DECLINED else shown.fen(),
-        "analysis": "" if board.status == games.DECLINED else analysis_link(board.variant, shown.fen()),
+        "board": shown.board(turned) if drawn else "",
+        "svg": shown.board_svg(turned) if drawn else "",
+        "fen": fen,
+        "analysis": analysis_link(board.variant, fen) if fen else "",
     }
 
 

@@ -60,9 +60,7 @@ class Request:
 
     def mask(self, text: str) -> str:
         """`text` with every occurrence of a password replaced by ********."""
-        for secret in sorted(self.secrets, key=len, reverse=True):
-            text = text.replace(secret, MASK)
-        return text
+        return masked(text, self.secrets)
 
     def mask_unquoted(self, text: str, shortest_password: int) -> str:
         """`text` (an error about this command) without passwords, nor any word of the command
@@ -75,6 +73,14 @@ class Request:
         for token in sorted(hidden, key=len, reverse=True):
             text = re.sub(rf"(?<![\w-]){re.escape(token)}(?![\w-])", MASK, text)
         return text
+
+
+def masked(text: str, secrets: set[str]) -> str:
+    """`text` with every occurrence of each of `secrets` replaced by ******** (the longest first,
+    so that a secret holding another is masked whole)."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    return text
 
 
 def strip_reply_prefix(subject: str) -> str:
