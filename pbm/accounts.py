@@ -268,10 +268,15 @@ class Reader(NamedTuple):
 def readers(db: Database, user_ids: list[str]) -> dict[str, Reader]:
     """`Reader` of each user, in one query (a move mails every player and observer)."""
     marks = ",".join("?" * len(user_ids))
-    found = {row[0]: Reader(row[1], _preferences(row[2]), row[3]) for row in db.execute(
+    found = {row[0]: reader(*row[1:]) for row in db.execute(
         f"SELECT u.id, a.address, u.preferences, u.token_epoch FROM users u LEFT JOIN addresses a "
         f"ON a.user_id = u.id AND a.position = 0 WHERE u.id IN ({marks})", user_ids)}
-    return {user: found.get(user, Reader(None, _preferences("{}"), 0)) for user in user_ids}
+    return {user: found.get(user, reader(None, None, None)) for user in user_ids}
+
+
+def reader(address: str | None, preferences: str | None, token_epoch: int | None) -> Reader:
+    """A `Reader` from its columns (all None for a user who does not exist)."""
+    return Reader(address, _preferences(preferences or "{}"), token_epoch or 0)
 
 
 def set_preferences(db: Database, user_id: str, chosen: dict[str, str]) -> None:
@@ -311,6 +316,15 @@ def user_of_address(db: Database, address: str, among: tuple[str, ...] = ()) -> 
     users = [row[0] for row in db.execute("SELECT user_id FROM addresses WHERE address = ? ORDER BY "
                                           "position, user_id", [address.lower()])]
     return next((u for u in users if u in among), users[0] if users else None)
+
+
+def claimed(db: Database, user_id: str, address: str) -> tuple[User | None, bool]:
+    """The user a command names, and whether `address` (its sender) is one of theirs: one query,
+    as every command with a password asks both."""
+    row = db.execute("SELECT id, password, closed_at, EXISTS (SELECT 1 FROM addresses a WHERE "
+                     "a.address = ? AND a.user_id = users.id) FROM users WHERE id = ?",
+                     [address.lower(), user_id.lower()]).fetchone()
+    return (User(row[0], row[1], row[2] is not None), bool(row[3])) if row else (None, False)
 
 
 def owns_address(db: Database, user_id: str, address: str) -> bool:

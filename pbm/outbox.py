@@ -46,23 +46,36 @@ T = TypeVar("T")
 
 def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
           inbound_id: int | None = None) -> list[int]:
-    """Render and queue replies; call inside a transaction.  Returns the outbox ids."""
-    ids, at = [], timestamp(now)
+    """Render and queue replies; call inside a transaction.  Returns the outbox ids.
+
+    A reply to an address that failed for good BOUNCING_AFTER times is recorded as failed at once.
+    All the replies of a command are written with two statements (their rows, then their bodies),
+    up to QUEUED_AT_ONCE at a time."""
+    rendered = []
     for out in outgoing:
         out = replace(out, to=wire_address(out.to))
-        message_id, raw = render(config, out, now)
-        # queued, or failed at once if the address is bouncing: one statement
-        row_id = db.execute(
+        rendered.append((out, *render(config, out, now)))
+    ids, at = [], timestamp(now)
+    for start in range(0, len(rendered), QUEUED_AT_ONCE):
+        chunk = rendered[start:start + QUEUED_AT_ONCE]
+        given = [value for n, (out, message_id, _) in enumerate(chunk)
+                 for value in (message_id, out.to, out.subject, out.to.lower(), n)]
+        numbered = dict(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, queued_at, "
-            "next_attempt_at, status, last_error) SELECT ?, ?, ?, ?, ?, ?, "
-            "CASE WHEN b.failures >= ? THEN 'failed' ELSE 'queued' END, "
-            "CASE WHEN b.failures >= ? THEN ? END FROM (SELECT 1) LEFT JOIN bounces b ON b.address = ?",
-            [inbound_id, message_id, out.to, out.subject, at, at, BOUNCING_AFTER, BOUNCING_AFTER,
-             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
-             out.to.lower()]).lastrowid
-        db.execute("INSERT INTO outbox_bodies (id, raw) VALUES (?, ?)", [row_id, raw])
-        ids.append(row_id)
+            "next_attempt_at, status, last_error) SELECT ?, r.column1, r.column2, r.column3, ?, ?, "
+            "CASE WHEN b.failures >= ? THEN 'failed' ELSE 'queued' END, CASE WHEN b.failures >= ? "
+            "THEN ? END FROM (VALUES " + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
+            "LEFT JOIN bounces b ON b.address = r.column4 ORDER BY r.column5 RETURNING message_id, id",
+            [inbound_id, at, at, BOUNCING_AFTER, BOUNCING_AFTER,
+             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times", *given]))
+        chunk_ids = [numbered[message_id] for _, message_id, _ in chunk]
+        db.execute("INSERT INTO outbox_bodies (id, raw) VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
+                   [value for row_id, (_, _, raw) in zip(chunk_ids, chunk) for value in (row_id, raw)])
+        ids += chunk_ids
     return ids
+
+
+QUEUED_AT_ONCE = 100    # replies per INSERT: 5 parameters each, well below SQLite's limit
 
 
 def wire_address(address: str) -> str:

@@ -27,14 +27,6 @@ def running(db: Database, user: str) -> Vacation | None:
     return _vacation(row) if row else None
 
 
-def running_of(db: Database, users: tuple[str, ...]) -> dict[str, Vacation]:
-    """The running vacations of `users` (a game's players), by user, in one query."""
-    marks = ",".join("?" * len(users))
-    return {row[1]: _vacation(row) for row in db.execute(
-        f"SELECT id, user_id, started_at, ends_at FROM vacations WHERE user_id IN ({marks}) AND "
-        f"ended_at IS NULL ORDER BY id", list(users))}
-
-
 def due(db: Database, now: datetime, limit: int) -> list[Vacation]:
     """Running vacations whose time is up."""
     return [_vacation(row) for row in db.execute(

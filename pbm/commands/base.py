@@ -116,9 +116,8 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
     limit (pbm.guard), which refuses unanswered while it holds -- but never to the user's own
     address."""
     sender = ctx.inbound.sender if ctx.inbound else ""
-    user = accounts.get(ctx.db, user_word)
+    user, own = accounts.claimed(ctx.db, user_word, sender)
     counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
-    own = user is not None and accounts.owns_address(ctx.db, user.id, sender)
     if not own and guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
         ctx.failures += counted
         raise Unanswered("too many wrong passwords")

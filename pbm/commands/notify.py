@@ -14,6 +14,7 @@ import rules
 
 from pbm import accounts, games, pgn, replies, tokens, vacations
 from pbm.commands.base import Context
+from pbm.company import Company, gather
 from pbm.games import Board
 from pbm.messages import Outgoing
 
@@ -166,10 +167,15 @@ def away_lines(ctx: Context, board: Board) -> list[str]:
 
 
 def on_vacation(ctx: Context, board: Board) -> dict[str, vacations.Vacation]:
-    """The board's players on vacation: looked up once per command (the clock, every mail)."""
-    if "away" not in board.rendered:
-        board.rendered["away"] = vacations.running_of(ctx.db, board.players)
-    return board.rendered["away"]
+    """The board's players on vacation (the clock stands for them, every mail says so)."""
+    return company(ctx, board).away
+
+
+def company(ctx: Context, board: Board) -> Company:
+    """The board's players and observers: read once per command, when first needed."""
+    if "company" not in board.rendered:
+        board.rendered["company"] = gather(ctx.db, board)
+    return board.rendered["company"]
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
@@ -184,13 +190,14 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     ended = board.status in (games.FINISHED, games.CANCELLED)
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     notes = notes or {}
-    observers = games.observers(ctx.db, board)
-    mail = _BoardMail(headline, notes, away_lines(ctx, board), observers)
+    known = company(ctx, board)
+    mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:
-        recipients = [*board.players, *observers]
+        recipients = [*board.players, *known.observers]
     answered = actor is not None and ctx.inbound is not None
     everyone = [actor, *recipients] if answered else recipients
-    readers = accounts.readers(ctx.db, list(dict.fromkeys(everyone)))
+    strangers = [user for user in dict.fromkeys(everyone) if user not in known.readers]
+    readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
         body, html = _body(ctx, board, game, mail, actor, who, None)

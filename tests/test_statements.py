@@ -1,0 +1,95 @@
+"""Issue 15: a move costs at most 15 SQL statements, in one write transaction.
+
+Counted with SQLite's trace callback on the connection that does all the work here (as in `pbm
+deliver`): the password's pre-check, the record of the message, the command, its replies and the
+redaction of the stored message.  The moves are the third and later of a game, whose players'
+passwords were checked before: the steady state of a game, as a player sees it.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email import policy
+
+import pytest
+
+from pbm import intake
+from postoffice import PASSWORDS, PostOffice, opened
+
+LIMIT = 15
+
+
+@pytest.fixture
+def post(tmp_path) -> Iterator[PostOffice]:
+    yield from opened(tmp_path, "alice", "bob", "carol", challenge=True)
+
+
+def statements(post: PostOffice, raw: bytes, sender: str, to: str = "pbm@pbm.test") -> list[str]:
+    """The statements `intake.accept` ran for one message (which must have been processed)."""
+    seen: list[str] = []
+    post.db.conn.set_trace_callback(seen.append)
+    try:
+        result = intake.accept(post.db, post.config, raw, sender, [to], now=post.now)
+    finally:
+        post.db.conn.set_trace_callback(None)
+    assert result.status == "processed" and len(result.outbox_ids) >= 2, result
+    post._new_mail()
+    return [" ".join(statement.split()) for statement in seen]
+
+
+def by_subject(post: PostOffice, user: str, move: str) -> bytes:
+    msg = post.message(f"xiangqi move 101 {user} {PASSWORDS[user]} {move}", sender=f"{user}@example.org")
+    return msg.as_bytes(policy=policy.SMTP)
+
+
+def assert_one_cheap_transaction(seen: list[str]) -> None:
+    listing = "\n".join(seen)
+    assert len(seen) <= LIMIT, f"{len(seen)} statements:\n{listing}"
+    assert sum(s.startswith("BEGIN") for s in seen) == 1 and seen.count("COMMIT") == 1, listing
+    assert sum(s.startswith("SAVEPOINT") for s in seen) <= 1, listing     # the command's own
+    assert any(s.startswith("INSERT INTO moves") for s in seen), listing
+
+
+def test_a_move_by_subject_costs_at_most_15_statements(post):
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    for user, move in [("alice", "h1g3"), ("bob", "i10h10"), ("alice", "i1h1")]:
+        assert_one_cheap_transaction(statements(post, by_subject(post, user, move), f"{user}@example.org"))
+
+
+def test_a_move_by_token_reply_costs_at_most_15_statements(post):
+    post.move(101, "alice", "h3e3")
+    [_, to_alice] = post.move(101, "bob", "h10g8")
+    reply = post.message(f"Re: {to_alice['Subject']}", "h1g3\n", sender="alice@example.org",
+                         to=to_alice["Reply-To"], In_Reply_To=to_alice["Message-ID"])
+    seen = statements(post, reply.as_bytes(policy=policy.SMTP), "alice@example.org", to_alice["Reply-To"])
+    assert_one_cheap_transaction(seen)
+
+
+def test_observers_cost_no_more_statements(post):
+    """Every player and observer gets a mail; who they are, where their mail goes, how they like it
+    and who is on vacation is read in one query however many they are."""
+    post.send(f"xiangqi subscribe 101 carol {PASSWORDS['carol']}", sender="carol@example.org")
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    seen = statements(post, by_subject(post, "alice", "h1g3"), "alice@example.org")
+    assert_one_cheap_transaction(seen)
+    assert sum(s.startswith("INSERT INTO outbox ") for s in seen) == 1      # three replies, one insert
+    assert len(post.db.execute("SELECT id FROM outbox WHERE inbound_id = "
+                               "(SELECT max(id) FROM inbound)").fetchall()) == 3
+
+
+def test_messages_committed_together_share_one_transaction(post):
+    """`pbm serve` commits the messages that arrive together at once (group commit): each in its
+    savepoint, one COMMIT."""
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    arrivals = [intake.prepare(post.db, post.config, intake.Delivery(by_subject(post, "alice", "h1g3"))),
+                intake.prepare(post.db, post.config, intake.Delivery(by_subject(post, "bob", "i10h10")))]
+    seen: list[str] = []
+    post.db.conn.set_trace_callback(seen.append)
+    results = intake.accept_many(post.db, post.config, arrivals, post.now)
+    post.db.conn.set_trace_callback(None)
+    post._new_mail()
+    assert [r.status for r in results] == ["processed", "processed"]
+    assert seen.count("COMMIT") == 1 and seen.count("SAVEPOINT message") == 2
+    assert post.db.execute("SELECT ply FROM games").fetchone()[0] == 4
