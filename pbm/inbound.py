@@ -188,10 +188,15 @@ _KEPT_HEADERS = frozenset({"return-path", "received", "from", "sender", "to", "c
                            "list-id"})
 
 
-def redacted(msg: Message, subject: str, body: str) -> bytes:
-    """What is kept of a message once processed: its identifying headers as received, and its
+def kept_headers(msg: Message) -> tuple[str, ...]:
+    """The header lines that identify and route a message, as received: kept with it (`redacted`)."""
+    return tuple(f"{name}: {value}" for name, value in msg.items() if name.lower() in _KEPT_HEADERS)
+
+
+def redacted(headers: Sequence[str], subject: str, body: str) -> bytes:
+    """What is kept of a message once processed: its identifying headers (`kept_headers`), and its
     subject and body text as the commands quoted them, so without passwords; no attachments."""
-    lines = [f"{name}: {value}" for name, value in msg.items() if name.lower() in _KEPT_HEADERS]
+    lines = list(headers)
     lines.append(f"Subject: {subject if subject.isascii() else Header(subject, 'utf-8').encode()}")
     lines += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
               "Content-Transfer-Encoding: 8bit", "X-Pbm-Redacted: passwords masked", "", body]

@@ -165,6 +165,7 @@ class Arrival:
     sender: str | None                  # the bare From address (else the envelope sender)
     automatic: str | None               # why it must not be answered, if so
     message: Inbound | None             # the decoded command mail; None: decode it in the transaction
+    kept: tuple[str, ...] = ()          # its identifying header lines (inbound.kept_headers)
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
 
@@ -186,7 +187,8 @@ def _arrive(config: Config, delivery: Delivery) -> Arrival:
     automatic = inbound.automatic_reason(msg, mail_from, config.server.address)
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
     return Arrival(raw, inbound.dedup_key(msg, raw), inbound.message_id_header(msg), size, too_large,
-                   mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message)
+                   mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message,
+                   inbound.kept_headers(msg) if message else ())
 
 
 def _check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
@@ -297,14 +299,17 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str) -> int |
 def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
              now: datetime) -> IntakeResult:
     """Run the message's commands and queue their replies (undone by the caller if it fails)."""
-    message = arrival.message or inbound.decode(inbound.parse(arrival.raw), arrival.raw,
-                                                config.server.address, arrival.mail_from,
-                                                arrival.rcpt_tos)
+    message, kept = arrival.message, arrival.kept      # decoded ahead, outside the write lock
+    if message is None:
+        msg = inbound.parse(arrival.raw)
+        message = inbound.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
+                                 arrival.rcpt_tos)
+        kept = inbound.kept_headers(msg)
     handled = commands.handle(db, config, message, now)
     error_point("command-error")
     ids = outbox.queue(db, config, handled.replies, now, inbound_id)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
-               [inbound.redacted(inbound.parse(arrival.raw), handled.subject, handled.body), inbound_id])
+               [inbound.redacted(kept, handled.subject, handled.body), inbound_id])
     return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
 
 

@@ -9,6 +9,8 @@ stay upright).
 """
 from __future__ import annotations
 
+import functools
+
 from rules.position import Position
 
 
@@ -22,19 +24,14 @@ def drawn_ranks(v, turned: bool) -> list[int]:
     return list(range(v.height)) if turned else list(range(v.height - 1, -1, -1))
 
 
-def _rank_line(pos: Position, rank: int, turned: bool) -> str:
-    v = pos.t.variant
-    width = 5 + 4 * (v.width - 1) + 1
-    row = [" "] * width
+def _rank_line(v, rank: int) -> str:
+    """A rank's line without its pieces: a piece of the column drawn c-th goes at 4 + 4c (its
+    colour letter) and 5 + 4c (its letter)."""
+    row = [" "] * (5 + 4 * (v.width - 1) + 1)
     for f in range(v.width):
         row[5 + 4 * f] = "+"
         if f < v.width - 1:
             row[6 + 4 * f:9 + 4 * f] = "---"
-    for column, f in enumerate(drawn_files(v, turned)):
-        code = pos.board[rank * v.width + f]
-        if code:
-            row[4 + 4 * column] = v.colour_prefix[code & 1]
-            row[5 + 4 * column] = pos.t.piece_type(code).board_letter
     label = str(rank + 1).rjust(2)
     line = f"{label}  {''.join(row[4:])} {label}"
     if rank == v.height - 1:
@@ -44,10 +41,9 @@ def _rank_line(pos: Position, rank: int, turned: bool) -> str:
     return line
 
 
-def _between_line(pos: Position, upper: int, turned: bool) -> str:
+def _between_line(v, upper: int, turned: bool) -> str:
     """The row of `|` (and diagonal strokes) between rank `upper` and rank `upper - 1` (drawn below
     it, or above it when `turned`: a stroke turned half round keeps its slant)."""
-    v = pos.t.variant
     if v.river_after_rank is not None and upper == v.river_after_rank + 1:
         inner = 4 * (v.width - 1) - 1
         return "     |" + "R  I  V  E  R".center(inner) + "|"
@@ -62,6 +58,24 @@ def _between_line(pos: Position, upper: int, turned: bool) -> str:
             left = v.width - 1 - max(fu, fl) if turned else min(fu, fl)
             row[7 + 4 * left] = "\\" if fu < fl else "/"
     return "".join(row).rstrip()
+
+
+@functools.lru_cache(maxsize=64)
+def _frame(v, turned: bool) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The board of points without its pieces, and (line, rank) of each rank: drawn once per
+    variant and side, since every board mail of every move needs it (issue 15)."""
+    files = "     " + "   ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
+    lines, rank_lines = [files, ""], []
+    ranks = drawn_ranks(v, turned)
+    for rank, below in zip(ranks, ranks[1:] + [None]):
+        rank_lines.append((len(lines), rank))
+        lines.append(_rank_line(v, rank))
+        if below is not None:
+            lines.append(_between_line(v, max(rank, below), turned))
+    lines += ["", files]
+    if v.legend:
+        lines += ["", *v.legend]
+    return tuple(lines), tuple(rank_lines)
 
 
 def _squares(pos: Position, turned: bool) -> list[str]:
@@ -108,14 +122,15 @@ def render(pos: Position, turned: bool = False) -> str:
         if v.legend:
             lines += ["", *v.legend]
         return "\n".join(lines) + "\n"
-    files = "     " + "   ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
-    lines = [files, ""]
-    ranks = drawn_ranks(v, turned)
-    for rank, below in zip(ranks, ranks[1:] + [None]):
-        lines.append(_rank_line(pos, rank, turned))
-        if below is not None:
-            lines.append(_between_line(pos, max(rank, below), turned))
-    lines += ["", files]
-    if v.legend:
-        lines += ["", *v.legend]
+    frame, rank_lines = _frame(v, turned)
+    lines, files, t = list(frame), drawn_files(v, turned), pos.t
+    for index, rank in rank_lines:
+        codes = pos.board[rank * v.width:(rank + 1) * v.width]
+        if any(codes):
+            line = list(lines[index])
+            for column, f in enumerate(files):
+                if codes[f]:
+                    line[4 + 4 * column] = v.colour_prefix[codes[f] & 1]
+                    line[5 + 4 * column] = t.piece_type(codes[f]).board_letter
+            lines[index] = "".join(line)
     return "\n".join(lines) + "\n"

@@ -53,7 +53,10 @@ def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
     for sq, code in enumerate(pos.board):
         if code:
             x, y = centre(v, column[sq % v.width], row[sq // v.width])
-            out.append(_piece(v, pos.t.piece_type(code), code & 1, x, y))
+            piece = pos.t.piece_type(code)
+            side = code & 1
+            out.append(_piece(v, piece.glyphs[side] if piece.glyphs else piece.board_letter,
+                              bool(piece.glyphs), side, x, y))
     out.append("</g></svg>")
     return "\n".join(out)
 
@@ -148,8 +151,9 @@ def _discs(v) -> str:
         'font-weight="bold" text-anchor="middle" dominant-baseline="central">')
 
 
-def _piece(v, piece, side: int, x: float, y: float) -> str:
-    text = piece.glyphs[side] if piece.glyphs else piece.board_letter
-    size = 19 if piece.glyphs else 16 if len(text) == 1 else 12
+@lru_cache(maxsize=8192)     # a game has few pieces and points: each drawn once, not once a mail
+def _piece(v, text: str, glyph: bool, side: int, x: float, y: float) -> str:
+    """A piece: its character (`glyph`) or board letter, on its side's disc."""
+    size = 19 if glyph else 16 if len(text) == 1 else 12
     return (f'<use href="#disc{side}" x="{x}" y="{y}"/><text x="{x}" y="{y}" font-size="{size}" '
             f'fill="{v.colours[side]}">{escape(text)}</text>')

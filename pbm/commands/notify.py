@@ -125,7 +125,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
-    fen = "" if declined else shown.fen()
+    fen, link = ("", "") if declined else _position(board, shown, upto)
     return {
         "title": board.title,
         "number": board.number,
@@ -136,8 +136,17 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "board": shown.board(turned) if drawn else "",
         "svg": shown.board_svg(turned) if drawn else "",
         "fen": fen,
-        "analysis": analysis_link(board.variant, fen) if fen else "",
+        "analysis": link,
     }
+
+
+def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
+    """The FEN of the position shown and its analysis link: once for all the mails of an event."""
+    key = ("fen", upto, len(board.moves))
+    if key not in board.rendered:
+        fen = shown.fen()
+        board.rendered[key] = fen, analysis_link(board.variant, fen)
+    return board.rendered[key]
 
 
 # pychess-variants' names of the games it knows (https://www.pychess.org/variants)
