@@ -11,8 +11,8 @@ one COMMIT for all -- the same guarantees per message, one fsync.
 What needs no write lock happens before it, in `prepare()`: parsing, judging automatic mail,
 decoding, and checking the passwords of the commands (scrypt takes tens of milliseconds by design;
 inside the write transaction it would hold up every other message).  `pbm serve` prepares in
-threads of their own while the writer commits other messages -- in its SMTP processes, when it has
-some (pbm.smtp_listener).
+threads of their own while the writer commits other messages (pbm.preparers) -- in its SMTP
+processes, when it has some (pbm.smtp_listener).
 
 A bug in a command must not lose the message or leave the player waiting: the command's changes
 are rolled back (to a savepoint), the message is kept with status "failed", the player is told, and
@@ -25,10 +25,8 @@ import errno
 import logging
 import re
 import sqlite3
-import threading
 import traceback
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.message import Message
@@ -37,7 +35,7 @@ from pbm import accounts, commands, inbound, outbox
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.messages import Inbound, Outgoing
-from pbm.store import Database, open_db, timestamp, transaction
+from pbm.store import Database, timestamp, transaction
 
 log = logging.getLogger(__name__)
 
@@ -172,10 +170,10 @@ class Arrival:
 
 def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
     """Everything about a delivery that needs no write lock; reads `db` only (for the passwords)."""
-    return _check_passwords(db, config, _arrive(config, delivery), now=now)
+    return check_passwords(db, config, arrive(config, delivery), now=now)
 
 
-def _arrive(config: Config, delivery: Delivery) -> Arrival:
+def arrive(config: Config, delivery: Delivery) -> Arrival:
     """Parse, identify, judge and decode a delivery (CPU only: no database, no lock)."""
     raw = delivery.raw
     size = len(raw) if delivery.size is None else delivery.size
@@ -191,7 +189,7 @@ def _arrive(config: Config, delivery: Delivery) -> Arrival:
                    inbound.kept_headers(msg) if message else ())
 
 
-def _check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
+def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
                      now: datetime | None = None) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
     remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
@@ -203,47 +201,6 @@ def _check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool
     checked = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
                                           quick=quick, secret=config.secret, now=now, fresh=fresh)
     return None if checked is None else replace(arrival, checked=tuple(checked), fresh=tuple(fresh))
-
-
-class Preparers:
-    """`prepare` for `pbm serve`: at once where that is quick, else in threads, each on a read
-    connection of its own, while the writer commits other messages.
-
-    Handing a message to a thread cost more than preparing it (a third of an SMTP process's
-    time), so the usual message -- small, its passwords found right before -- is prepared at once
-    by the caller; a password to check with scrypt, or a big message, goes to a thread.
-    """
-
-    THREADS = 4         # messages prepared at once (a first password check takes ~50 ms of one core)
-    QUICK_SIZE = 65536  # bytes: a bigger message is parsed in a thread
-
-    def __init__(self, config: Config):
-        self.config = config
-        self._pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="pbm-prepare")
-        self._local = threading.local()
-
-    def prepare(self, delivery: Delivery) -> Future:
-        if len(delivery.raw) > self.QUICK_SIZE:
-            return self._pool.submit(lambda: prepare(self._db(), self.config, delivery))
-        prepared: Future = Future()
-        try:
-            arrival = _arrive(self.config, delivery)
-            checked = _check_passwords(self._db(), self.config, arrival, quick=True)
-        except Exception as e:
-            prepared.set_exception(e)
-            return prepared
-        if checked is None:
-            return self._pool.submit(lambda: _check_passwords(self._db(), self.config, arrival))
-        prepared.set_result(checked)
-        return prepared
-
-    def stop(self) -> None:
-        self._pool.shutdown()
-
-    def _db(self) -> Database:
-        if not hasattr(self._local, "db"):
-            self._local.db = open_db(self.config)   # closed with its thread
-        return self._local.db
 
 
 def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,

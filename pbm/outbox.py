@@ -19,7 +19,6 @@ import functools
 import hashlib
 import itertools
 import logging
-import mailbox
 import os
 import re
 import secrets
@@ -506,10 +505,11 @@ class _Maildir:
     idempotent = True                   # a second delivery of a row replaces the first
 
     def __init__(self, config: Config):
-        mailbox.Maildir(config.outbox_maildir, create=True)     # creates tmp/ new/ cur/
         # Paths as text: joining pathlib paths cost more than writing the files.
         self.tmp, self.new, self.cur = (os.path.join(config.outbox_maildir, sub)
                                         for sub in ("tmp", "new", "cur"))
+        for folder in (config.outbox_maildir, self.tmp, self.new, self.cur):   # as mailbox.Maildir
+            os.makedirs(folder, mode=0o700, exist_ok=True)     # makes them, without importing it
         self.domain = config.server.address.rpartition("@")[2]
         self._staged: list[tuple[str, int]] = []    # file name in tmp/, open descriptor
 

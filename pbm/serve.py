@@ -26,6 +26,7 @@ from typing import TypeVar
 import rules
 
 from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
+from pbm.preparers import Preparers
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError, describe_exception
 from pbm.store import Database, open_db, transaction
@@ -170,7 +171,7 @@ class Receiver:
     """What happens to a message after SMTP DATA, in the main process: prepare it (unless an SMTP
     process did), have the intake thread commit it, and answer."""
 
-    def __init__(self, preparers: intake.Preparers, intake_thread: _IntakeThread):
+    def __init__(self, preparers: Preparers, intake_thread: _IntakeThread):
         self.preparers = preparers
         self.intake_thread = intake_thread
         self.in_progress = 0
@@ -234,7 +235,7 @@ async def _serve(config: Config) -> bool:
     open_db(config).close()                 # create or migrate now: fail before listening
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    preparers = intake.Preparers(config)
+    preparers = Preparers(config)
     intake_thread = _IntakeThread(config, loop)
     intake_thread.start()
     senders = link.Children(stop)

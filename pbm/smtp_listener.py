@@ -29,6 +29,7 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbm import inbound, intake, link
+from pbm.preparers import Preparers
 from pbm.config import Config
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ def run_child(config: Config, listeners: list[socket.socket], main_link: socket.
 
 async def _child(config: Config, listeners: list[socket.socket], main_link: socket.socket) -> None:
     loop = asyncio.get_running_loop()
-    preparers = intake.Preparers(config)
+    preparers = Preparers(config)
     main = _MainProcess(preparers, *await asyncio.open_connection(sock=main_link))
     factory = protocol_factory(config, SmtpHandler(config, main.answer))
     servers = [await loop.create_server(factory, sock=listener) for listener in listeners]
@@ -165,7 +166,7 @@ async def _child(config: Config, listeners: list[socket.socket], main_link: sock
 class _MainProcess:
     """The link to the main process: passes messages on and hands back its answers."""
 
-    def __init__(self, preparers: intake.Preparers, reader: asyncio.StreamReader,
+    def __init__(self, preparers: Preparers, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter):
         self.preparers = preparers
         self.writer = writer
@@ -174,7 +175,7 @@ class _MainProcess:
         self.reading = asyncio.create_task(self._read_answers(reader))
 
     async def answer(self, delivery: intake.Delivery) -> str:
-        """Prepare the message (`intake.Preparers`: at once, or in a thread where scrypt or a big
+        """Prepare the message (`Preparers`: at once, or in a thread where scrypt or a big
         message takes a while), pass it on, await the answer."""
         try:
             arrival = await asyncio.wrap_future(self.preparers.prepare(delivery))

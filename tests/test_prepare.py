@@ -11,6 +11,7 @@ import pytest
 from postoffice import PASSWORDS, SERVER, PostOffice, opened
 
 from pbm import accounts, games, intake
+from pbm.preparers import Preparers
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_preparers_use_a_thread_only_for_scrypt(post, scrypt_calls) -> None:
     right = ((PASSWORDS["alice"], stored_hash(post, "alice"), True),)
     accounts._verified.clear()
     scrypt_calls.clear()
-    preparers = intake.Preparers(post.config)
+    preparers = Preparers(post.config)
     try:
         assert preparers.prepare(delivery(PASSWORDS["alice"])).result(timeout=60).checked == right
         assert scrypt_calls == [1]
