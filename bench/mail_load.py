@@ -15,8 +15,9 @@ reply had been sent (an outbox that keeps up needs little more than its polling 
 --prefill N the database first holds N finished games (copies of a real one, with every row that
 refers to it), to compare the per-command cost on a big database.
 The server runs with `[smtp] processes = 1` unless --smtp-processes says otherwise; its CPU time
-includes its child processes (SMTP, outbox), and the load generator's own CPU time is shown too
-(it shares the machine with the server).
+includes its child processes (SMTP, outbox), also shown by part (pbm-intake is the one thread that
+writes the database, and so bounds the throughput: a command costs it that much of one core), and
+the load generator's own CPU time is shown too (it shares the machine with the server).
 With --long-games every game goes on to move 320 (no move that would end it, where another will
 do), and the server's CPU per command is measured over moves 3-32 and over moves 289-320 apart:
 their ratio says how much a long game's record costs each move.
@@ -104,10 +105,15 @@ class Server:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(WAIT)
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU time so far of the server and its child processes (Linux /proc)."""
-        ticks = sum(_cpu_ticks(pid) for pid in _process_tree(self.process.pid))
-        return ticks / os.sysconf("SC_CLK_TCK")
+    def cpu_seconds(self) -> collections.Counter:
+        """User + system CPU time so far of the server and its child processes (Linux /proc), by
+        the name each thread shows in ps (pbm names its parts: pbm-intake, the one thread that
+        writes the database; pbm-smtp-N; pbm-outbox; the main process's event loop is python)."""
+        ticks: collections.Counter = collections.Counter()
+        for pid in _process_tree(self.process.pid):
+            for task in Path(f"/proc/{pid}/task").glob("*"):
+                ticks[_read(task / "comm").strip()] += _cpu_ticks(task / "stat")
+        return collections.Counter({name: n / os.sysconf("SC_CLK_TCK") for name, n in ticks.items()})
 
     def smtp(self) -> smtplib.SMTP:
         smtp = smtplib.SMTP("127.0.0.1", self.port, timeout=WAIT)
@@ -141,12 +147,16 @@ def _process_tree(pid: int) -> list[int]:
     return [pid, *(descendant for child in children for descendant in _process_tree(int(child)))]
 
 
-def _cpu_ticks(pid: int) -> int:
+def _read(path: Path) -> str:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
+        return path.read_text()
+    except OSError:                     # the thread or process has just ended
+        return ""
+
+
+def _cpu_ticks(stat: Path) -> int:
+    fields = _read(stat).rsplit(")", 1)[-1].split()
+    return int(fields[11]) + int(fields[12]) if len(fields) > 12 else 0
 
 
 def command(user: str, subject: str) -> Command:
@@ -336,9 +346,9 @@ LONG_PLIES, EARLY = 320, 32     # --long-games: moves per game; moves measured a
 
 
 def run_phase(server: Server, tables: list[Table], upto: int, sent: list[tuple[str, set[str]]]
-              ) -> tuple[list[float], float, float, float, float]:
-    """Every table plays on to move `upto` at once; (latencies, seconds, server CPU seconds, own
-    CPU seconds, seconds until the outbox had sent every reply after the last answer)."""
+              ) -> tuple[list[float], float, collections.Counter, float, float]:
+    """Every table plays on to move `upto` at once; (latencies, seconds, server CPU seconds by
+    part, own CPU seconds, seconds until the outbox had sent every reply after the last answer)."""
     latencies: list[float] = []
     threads = [threading.Thread(target=table.play, args=(server, upto, latencies, sent)) for table in tables]
     started, cpu, own_cpu = time.perf_counter(), server.cpu_seconds(), time.process_time()
@@ -349,7 +359,9 @@ def run_phase(server: Server, tables: list[Table], upto: int, sent: list[tuple[s
     elapsed, own_cpu = time.perf_counter() - started, time.process_time() - own_cpu
     server.wait_outbox_drained()
     drain = time.perf_counter() - started - elapsed
-    return latencies, elapsed, server.cpu_seconds() - cpu, own_cpu, drain
+    used = server.cpu_seconds()
+    used.subtract(cpu)
+    return latencies, elapsed, used, own_cpu, drain
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -408,17 +420,20 @@ def main() -> None:
         "latency_ms_p99": round(percentile(latencies, 99) * 1000, 1),
         "latency_ms_max": round(max(latencies) * 1000, 1),
         "outbox_drained_ms_after": round(drain * 1000),
-        "server_cpu_ms_per_command": round(cpu / len(latencies) * 1000, 2),
+        "server_cpu_ms_per_command": round(cpu.total() / len(latencies) * 1000, 2),
+        "server_cpu_ms_per_command_by_part": {name: round(seconds / len(latencies) * 1000, 2)
+                                              for name, seconds in cpu.most_common() if seconds > 0},
         "client_cpu_ms_per_command": round(own_cpu / len(latencies) * 1000, 2),
         "replies_checked": sum(len(players) for _, players in sent), "problems": len(problems),
     }
     if args.long_games:
         figures = {"early_moves": f"3-{EARLY}", "late_moves": f"{LONG_PLIES - EARLY + 1}-{LONG_PLIES}",
-                   "early_server_cpu_ms_per_command": round(early[2] / len(early[0]) * 1000, 2),
-                   "late_server_cpu_ms_per_command": round(late[2] / len(late[0]) * 1000, 2),
+                   "early_server_cpu_ms_per_command": round(early[2].total() / len(early[0]) * 1000, 2),
+                   "late_server_cpu_ms_per_command": round(late[2].total() / len(late[0]) * 1000, 2),
                    "early_latency_ms_p50": round(statistics.median(early[0]) * 1000, 1),
                    "late_latency_ms_p50": round(statistics.median(late[0]) * 1000, 1),
-                   "late_vs_early_cpu": round((late[2] / len(late[0])) / (early[2] / len(early[0])), 3),
+                   "late_vs_early_cpu": round((late[2].total() / len(late[0]))
+                                              / (early[2].total() / len(early[0])), 3),
                    **figures}
     if args.json:
         print(json.dumps(figures))

@@ -17,6 +17,7 @@ import multiprocessing
 import pickle
 import socket
 import struct
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -74,10 +75,11 @@ class Children:
 
 
 def name_process(name: str) -> None:
-    """Show `name` for this process in ps and top (Linux; elsewhere nothing happens), so that an
-    operator can tell the processes of `pbm serve` apart."""
+    """Show `name` for this process -- or, called from another thread, for that thread -- in ps
+    and top (`top -H` shows threads; Linux only, elsewhere nothing happens), so that an operator
+    can tell the parts of `pbm serve` apart, and what each costs."""
     try:
-        Path("/proc/self/comm").write_text(name[:15])
+        Path(f"/proc/self/task/{threading.get_native_id()}/comm").write_text(name[:15])
     except OSError:
         pass
 

@@ -99,6 +99,7 @@ class _IntakeThread(threading.Thread):
         self.join()
 
     def run(self) -> None:
+        link.name_process(self.name)
         db = open_db(self.config)
         db.execute("PRAGMA wal_autocheckpoint=0")   # the outbox process checkpoints, not the writer
         try:
