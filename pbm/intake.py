@@ -15,7 +15,7 @@ threads of their own while the writer commits other messages (pbm.preparers) -- 
 processes, when it has some (pbm.smtp_listener).
 
 A bug in a command must not lose the message or leave the player waiting: the command's changes
-are rolled back (to a savepoint), the message is kept with status "failed", the player is told, and
+are rolled back (with the message's record, which is then made again), the message is kept with status "failed", the player is told, and
 the administrators are told the exception type and frames -- never the exception's text, which
 might quote the message, and so a password.
 """
@@ -164,7 +164,7 @@ class Arrival:
     automatic: str | None               # why it must not be answered, if so
     message: Inbound | None             # the decoded command mail; None: decode it in the transaction
     kept: tuple[str, ...] = ()          # its identifying header lines (inbound.kept_headers)
-    checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see _check_passwords
+    checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see check_passwords
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
 
 
@@ -190,7 +190,7 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
 
 
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
-                     now: datetime | None = None) -> Arrival | None:
+                    now: datetime | None = None) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
     remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
