@@ -13,6 +13,7 @@ from typing import NamedTuple
 import rules
 
 from pbm import accounts, games, pgn, replies, tokens, vacations
+from pbm.commands import movelist
 from pbm.commands.base import Context
 from pbm.company import Company, gather
 from pbm.games import Board
@@ -77,31 +78,6 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
     return [f"Draw ({board.reason})."]
 
 
-def move_list(board: Board, sides: tuple[str, str], upto: int | None = None,
-              notation: str = "both") -> str:
-    """The move list as one block of text: a header row, then one column per player, global move
-    numbers; the moves in coordinates, the game's notation, or `both` (a player's preference).
-    Made once per board and notation for all the mails of an event (it grows with the game, and a
-    move mails every player and observer)."""
-    key = (upto, notation, len(board.moves))
-    if key not in board.rendered:
-        header = (f"{board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
-        cells = [f"{ply:>3}. {_move_cell(m, notation)}{' (Auto)' if m.auto else ''}"
-                 for ply, m in enumerate(board.moves[:upto], start=1)]
-        rows = [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
-        rows = [(f"     {header[0]}", header[1])] + rows if rows else []
-        width = max((len(left) for left, _ in rows), default=0)
-        board.rendered[key] = "\n".join(f"{left:<{width}}    {right}".rstrip() for left, right in rows)
-    return board.rendered[key]
-
-
-def _move_cell(m: games.PlayedMove, notation: str) -> str:
-    """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them."""
-    if m.notation == m.move or notation == "coordinates":
-        return m.move
-    return m.notation if notation == "wxf" else f"{m.move:<6} {m.notation}"
-
-
 def played(move: str, notation: str) -> str:
     """A move in a sentence: `h3e3 (C2=5)`, or just `b1c3` where the notation is the coordinates."""
     return move if notation == move else f"{move} ({notation})"
@@ -121,7 +97,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     shown = game if upto is None else game.at(upto)
     sides = player_sides(board, game)
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
-    moves = move_list(board, sides, upto, prefs["notation"])
+    moves = movelist.text(board, sides, upto, prefs["notation"])
     turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"

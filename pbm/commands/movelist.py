@@ -1,0 +1,76 @@
+"""The move list of a game mail: a header row, then one column per player, global move numbers.
+
+It is most of a long game's mail, and every move sends it to every player and observer, so it is
+made once per event (in `Board.rendered`), and extended from the list this thread made for the
+board's previous move rather than made again: in `pbm serve`, whose one writing thread handles every
+move, move 300 then costs what move 10 does (issue 15).  A list that does not start with the moves
+the thread made (a move taken back, another process's move) is made afresh.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
+from pbm.games import Board, PlayedMove
+
+KEPT = 1000             # lists a thread keeps: one per board played on lately
+
+
+def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation: str = "both") -> str:
+    """The list of the board's moves (the first `upto`), in coordinates, the game's notation, or
+    `both` (a player's preference); "" before the first move."""
+    key = (upto, notation, len(board.moves))
+    if key not in board.rendered:
+        header = (f"     {board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
+        moves = board.moves if upto is None else board.moves[:upto]
+        board.rendered[key] = "\n".join(_lines(board.id, header, notation, moves)) if moves else ""
+    return board.rendered[key]
+
+
+def cell(m: PlayedMove, notation: str) -> str:
+    """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them."""
+    if m.notation == m.move or notation == "coordinates":
+        return m.move
+    return m.notation if notation == "wxf" else f"{m.move:<6} {m.notation}"
+
+
+class _List(NamedTuple):
+    moves: list[PlayedMove]
+    cells: list[str]        # one per move: its number, the move, (Auto)
+    width: int              # of the left column
+    lines: list[str]
+
+
+class _Kept(threading.local):
+    def __init__(self) -> None:
+        self.lists: OrderedDict[tuple, _List] = OrderedDict()
+
+
+_kept = _Kept()
+
+
+def _lines(game_id: int, header: tuple[str, str], notation: str, moves: list[PlayedMove]) -> list[str]:
+    key = (game_id, header, notation)
+    made = _kept.lists.pop(key, None)
+    if made is None or moves[:len(made.moves)] != made.moves:
+        made = _List([], [], len(header[0]), [])
+    start = len(made.cells)
+    cells = made.cells + [f"{ply:>3}. {cell(m, notation)}{' (Auto)' if m.auto else ''}"
+                          for ply, m in enumerate(moves[start:], start=start + 1)]
+    width = max([made.width, *map(len, cells[start + start % 2::2])])    # the new left cells
+    if made.lines and width == made.width:
+        first = start // 2                  # the first row with a new cell: made again from there
+        lines = made.lines[:1 + first]
+    else:
+        first, lines = 0, [_row(*header, width)]
+    lines += [_row(cells[i], cells[i + 1] if i + 1 < len(cells) else "", width)
+              for i in range(2 * first, len(cells), 2)]
+    _kept.lists[key] = _List(list(moves), cells, width, lines)
+    if len(_kept.lists) > KEPT:
+        _kept.lists.popitem(last=False)
+    return lines
+
+
+def _row(left: str, right: str, width: int) -> str:
+    return f"{left:<{width}}    {right}".rstrip()
