@@ -1,4 +1,5 @@
-"""Issue 15: a move costs at most 15 SQL statements, in one write transaction.
+"""Issue 15: a move costs at most 15 SQL statements, in one write transaction; messages committed
+together share one, each still all or nothing.
 
 Counted with SQLite's trace callback on the connection that does all the work here (as in `pbm
 deliver`): the password's pre-check, the record of the message, the command, its replies and the
@@ -13,7 +14,7 @@ from email import policy
 import pytest
 
 from pbm import intake
-from postoffice import PASSWORDS, PostOffice, opened
+from postoffice import PASSWORDS, PostOffice, opened, text
 
 LIMIT = 15
 
@@ -93,3 +94,32 @@ def test_messages_committed_together_share_one_transaction(post):
     assert [r.status for r in results] == ["processed", "processed"]
     assert seen.count("COMMIT") == 1 and seen.count("SAVEPOINT message") == 2
     assert post.db.execute("SELECT ply FROM games").fetchone()[0] == 4
+
+
+def test_a_command_that_fails_in_a_group_takes_back_only_its_own_work(post, monkeypatch):
+    """A bug in one command of a group commit: its writes go (its record is made again, as failed,
+    and its sender told), the messages before and after it keep theirs."""
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    handle = intake.commands.handle
+
+    def buggy(db, config, message, now):
+        handled = handle(db, config, message, now)
+        if "i10h10" in message.subject:
+            raise ZeroDivisionError("a bug, after the command wrote")
+        return handled
+
+    monkeypatch.setattr(intake.commands, "handle", buggy)
+    moves = [("alice", "h1g3"), ("bob", "i10h10"), ("alice", "i1h1")]
+    arrivals = [intake.prepare(post.db, post.config, intake.Delivery(by_subject(post, user, move)))
+                for user, move in moves]
+    results = intake.accept_many(post.db, post.config, arrivals, post.now)
+    assert [r.status for r in results] == ["processed", "failed", "processed"]
+    assert [m for (m,) in post.db.execute("SELECT move FROM moves ORDER BY ply")] == ["h3e3", "h10g8", "h1g3"]
+    [(status, detail)] = post.db.execute("SELECT status, detail FROM inbound WHERE id = ?",
+                                         [results[1].inbound_id]).fetchall()
+    assert status == "failed" and "ZeroDivisionError" in detail
+    mails = post._new_mail()
+    assert any("internal error" in text(m) for m in mails if m["To"] == "bob@example.org")
+    # bob's move was taken back with his message, so it was not alice's turn for i1h1
+    assert any("It is not your move" in text(m) for m in mails if m["To"] == "alice@example.org")
