@@ -114,7 +114,8 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
         return EX_TEMPFAIL
     try:
         db = open_db(config)
-        result = intake.accept(db, config, raw, args.sender, args.recipient, size=size)
+        result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
+                               claimant=outbox.claimant())
     except intake.TransientError as e:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
         return EX_TEMPFAIL

@@ -71,17 +71,19 @@ class Delivery:
 
 def accept(db: Database, config: Config, raw: bytes, mail_from: str | None = None,
            rcpt_tos: Sequence[str] = (), *, size: int | None = None,
-           now: datetime | None = None) -> IntakeResult:
-    """Record, judge and answer one inbound message in one transaction."""
+           now: datetime | None = None, claimant: str | None = None) -> IntakeResult:
+    """Record, judge and answer one inbound message in one transaction.  With `claimant`, the
+    replies are claimed for that process (outbox.queue), which sends them once this returns."""
     arrival = prepare(db, config, Delivery(raw, mail_from, tuple(rcpt_tos), size), now)
-    [result] = accept_many(db, config, [arrival], now)
+    [result] = accept_many(db, config, [arrival], now, claimant)
     if isinstance(result, Exception):
         raise result
     return result
 
 
 def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
-                now: datetime | None = None) -> list[IntakeResult | Exception]:
+                now: datetime | None = None, claimant: str | None = None
+                ) -> list[IntakeResult | Exception]:
     """`accept` for messages that arrived together, with a single COMMIT (group commit).
 
     Each message is recorded, judged and answered inside its own savepoint, so each is still all
@@ -102,7 +104,7 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
                 try:
                     for password, stored in arrival.fresh:      # for the next processes
                         accounts.note_checked(db, config.secret, password, stored, now)
-                    results.append(_record(db, config, arrival, now, step))
+                    results.append(_record(db, config, arrival, now, step, claimant))
                     step.done()
                 except Exception as e:
                     if _transient(e) or not db.conn.in_transaction or step.alone:
@@ -213,8 +215,8 @@ def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,
         return None
 
 
-def _record(db: Database, config: Config, arrival: Arrival, now: datetime,
-            step: _Step) -> IntakeResult:
+def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step: _Step,
+            claimant: str | None) -> IntakeResult:
     key, sender = arrival.key, arrival.sender
     status = "automatic" if arrival.automatic else "too_large" if arrival.too_large else "processed"
     inbound_id = _insert(db, arrival, now, status)
@@ -229,15 +231,15 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime,
         reply = _notice(config, sender, key, TOO_LARGE.format(
             size=arrival.size, limit=config.smtp.max_message_size, message_id=key))
         return IntakeResult("too_large", inbound_id,
-                            tuple(outbox.queue(db, config, [reply], now, inbound_id)), key)
+                            tuple(outbox.queue(db, config, [reply], now, inbound_id, claimant)), key)
     try:
-        return _command(db, config, arrival, inbound_id, now)
+        return _command(db, config, arrival, inbound_id, now, claimant)
     except Exception as e:
         if _transient(e) or not db.conn.in_transaction:
             raise                       # the whole transaction goes; the sender tries again
         step.undo()                     # the command's changes go, and so does the record...
         inbound_id = _insert(db, arrival, now, "failed")    # ...which is made again, as failed
-        return _failed(db, config, inbound_id, key, sender, e, now)
+        return _failed(db, config, inbound_id, key, sender, e, now, claimant)
 
 
 def _insert(db: Database, arrival: Arrival, now: datetime, status: str) -> int | None:
@@ -254,7 +256,7 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str) -> int |
 
 
 def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
-             now: datetime) -> IntakeResult:
+             now: datetime, claimant: str | None = None) -> IntakeResult:
     """Run the message's commands and queue their replies (undone by the caller if it fails)."""
     message, kept = arrival.message, arrival.kept      # decoded ahead, outside the write lock
     if message is None:
@@ -264,7 +266,7 @@ def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
         kept = inbound.kept_headers(msg)
     handled = commands.handle(db, config, message, now)
     error_point("command-error")
-    ids = outbox.queue(db, config, handled.replies, now, inbound_id)
+    ids = outbox.queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
                [inbound.redacted(kept, handled.subject, handled.body), inbound_id])
     return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
@@ -315,7 +317,7 @@ def retry(db: Database, config: Config, inbound_id: int,
 
 
 def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str,
-            error: Exception, now: datetime) -> IntakeResult:
+            error: Exception, now: datetime, claimant: str | None) -> IntakeResult:
     detail = describe_exception(error)
     db.execute("UPDATE inbound SET status = 'failed', detail = ? WHERE id = ?", [detail, inbound_id])
     log.error("inbound %d %s failed with an internal error, kept for the administrators:\n%s",
@@ -325,7 +327,7 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
     notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
         inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
         for admin in config.admins.notify]
-    ids = outbox.queue(db, config, notices, now, inbound_id)
+    ids = outbox.queue(db, config, notices, now, inbound_id, claimant)
     return IntakeResult("failed", inbound_id, tuple(ids), key)
 
 

@@ -44,29 +44,40 @@ T = TypeVar("T")
 
 
 def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
-          inbound_id: int | None = None) -> list[int]:
+          inbound_id: int | None = None, claimant: str | None = None) -> list[int]:
     """Render and queue replies; call inside a transaction.  Returns the outbox ids.
 
     A reply to an address that failed for good BOUNCING_AFTER times is recorded as failed at once.
+    With `claimant` (`claimant()` of a process that sends its replies itself once the transaction
+    is committed: `pbm deliver`, `pbm poll`), each reply is claimed for it right away -- no claim
+    transaction after the commit -- unless an older reply to the same address is still unsent:
+    that one goes first (see `_in_recipient_order`), so this one waits in the queue.
     All the replies of a command are written with two statements (their rows, then their bodies),
     up to QUEUED_AT_ONCE at a time."""
     rendered = []
     for out in outgoing:
         out = replace(out, to=wire_address(out.to))
         rendered.append((out, *render(config, out, now)))
-    ids, at = [], timestamp(now)
+    ids, at, until = [], timestamp(now), timestamp(now + _lease(config))
     for start in range(0, len(rendered), QUEUED_AT_ONCE):
         chunk = rendered[start:start + QUEUED_AT_ONCE]
         given = [value for n, (out, message_id, _) in enumerate(chunk)
                  for value in (message_id, out.to, out.subject, out.to.lower(), n)]
         numbered = dict(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, queued_at, "
-            "next_attempt_at, status, last_error) SELECT ?, r.column1, r.column2, r.column3, ?, ?, "
-            "CASE WHEN b.failures >= ? THEN 'failed' ELSE 'queued' END, CASE WHEN b.failures >= ? "
-            "THEN ? END FROM (VALUES " + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
-            "LEFT JOIN bounces b ON b.address = r.column4 ORDER BY r.column5 RETURNING message_id, id",
-            [inbound_id, at, at, BOUNCING_AFTER, BOUNCING_AFTER,
-             f"not sent: mail to this address failed for good {BOUNCING_AFTER} times", *given]))
+            "next_attempt_at, status, last_error, claimed_by, claimed_until, attempts) "
+            "SELECT ?, message_id, recipient, subject, ?, ?, "
+            "CASE WHEN bouncing THEN 'failed' WHEN mine THEN 'sending' ELSE 'queued' END, "
+            "CASE WHEN bouncing THEN ? END, CASE WHEN mine AND NOT bouncing THEN ? END, "
+            "CASE WHEN mine AND NOT bouncing THEN ? END, mine AND NOT bouncing "
+            "FROM (SELECT r.column1 AS message_id, r.column2 AS recipient, r.column3 AS subject, "
+            "r.column5 AS n, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL AND NOT EXISTS "
+            "(SELECT 1 FROM outbox AS o INDEXED BY outbox_unsent WHERE o.recipient = r.column2 AND "
+            "o.status IN ('queued', 'sending')) AS mine FROM (VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
+            "LEFT JOIN bounces b ON b.address = r.column4) ORDER BY n RETURNING message_id, id",
+            [inbound_id, at, at, f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
+             claimant, until, BOUNCING_AFTER, claimant, *given]))
         chunk_ids = [numbered[message_id] for _, message_id, _ in chunk]
         db.execute("INSERT INTO outbox_bodies (id, raw) VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
                    [value for row_id, (_, _, raw) in zip(chunk_ids, chunk) for value in (row_id, raw)])
@@ -234,24 +245,32 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
              force: bool = False, *, write: Write | None = None,
              batches: int | None = None) -> SendReport:
     """Send queued replies that are due (all queued ones if `force`; only `ids` if given), at
-    most `batches` claims of up to BATCH rows (None: until none is left).
+    most `batches` claims of up to BATCH rows (None: until none is left) -- after the rows `queue`
+    claimed for this process.
 
     The outbox's own writes (claims, outcomes) go through `write`: by default transactions of
     `db`; `pbm serve` has its writer make them, queued behind the messages it commits.
     """
     write = write or in_transaction(db)
-    claimant = _claimant()
+    me = claimant()
     report = SendReport()
     transport = _Maildir(config) if config.outbound.mode == "maildir" else _relay(config)
     try:
+        mine = _claimed_when_queued(db, me, ids)
+        if mine:
+            report.claimed += len(mine)
+            if not _send_batch(write, me, config, transport, mine, report):
+                return report
+        if ids is not None and not set(ids) - {row["id"] for row in mine}:
+            return report               # all of them were ours already: no claim transaction
         after = 0                       # ids only grow: a row deferred in this call waits for the next
         for _ in itertools.repeat(None) if batches is None else range(batches):
-            rows = _claim(db, write, claimant, config, ids, force, after)
+            rows = _claim(db, write, me, config, ids, force, after)
             if not rows:
                 break
             report.claimed += len(rows)
             after = rows[-1]["id"]
-            if not _send_batch(write, claimant, config, transport, rows, report):
+            if not _send_batch(write, me, config, transport, rows, report):
                 break
     finally:
         transport.close()
@@ -328,8 +347,8 @@ def counts(db: Database) -> dict[str, int]:
 _claimant_cache: tuple[int, str] | None = None
 
 
-def _claimant() -> str:
-    """host:pid:nonce of this process.  The nonce tells a restarted process (same pid, as in a
+def claimant() -> str:
+    """Who this process is, for claims (see `queue`): host:pid:nonce.  The nonce tells a restarted process (same pid, as in a
     container) from its dead predecessor."""
     global _claimant_cache
     if _claimant_cache is None or _claimant_cache[0] != os.getpid():
@@ -365,14 +384,28 @@ def _zombie(pid: int) -> bool:
         return False
 
 
+def _claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None) -> list[dict]:
+    """The rows `queue` claimed for this process (among `ids`, if given), to send now: read, not
+    claimed again."""
+    only = "" if ids is None else f"AND o.id IN ({','.join('?' * len(ids))})"
+    return list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
+                         f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? {only} "
+                         f"ORDER BY o.id", [claimant, *(ids or ())]))
+
+
+def _lease(config: Config) -> timedelta:
+    """How long a claim holds: then another process may take the rows over."""
+    return timedelta(seconds=max(60.0, 4 * config.outbound.timeout))
+
+
 def _claim(db: Database, write: Write, claimant: str, config: Config,
            ids: Sequence[int] | None, force: bool, after: int) -> list[dict]:
     """Claim up to BATCH due rows for `claimant`, then read them (once claimed, they are ours:
     their bytes need not be read under the write lock)."""
     now = datetime.now(timezone.utc)
-    lease = timedelta(seconds=max(60.0, 4 * config.outbound.timeout))
     chosen = write(functools.partial(_claim_rows, claimant=claimant, now=timestamp(now),
-                                     until=timestamp(now + lease), ids=ids, force=force, after=after))
+                                     until=timestamp(now + _lease(config)), ids=ids, force=force,
+                                     after=after))
     marks = ",".join("?" * len(chosen))
     return list(db.query(f"SELECT o.*, b.raw FROM outbox o JOIN outbox_bodies b ON b.id = o.id "
                          f"WHERE o.id IN ({marks}) ORDER BY o.id", chosen))

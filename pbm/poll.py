@@ -167,7 +167,7 @@ class _Poller:
             if raw is None:
                 continue                # expunged by someone else meanwhile
             try:
-                result = intake.accept(self.db, self.config, raw, size=size)
+                result = intake.accept(self.db, self.config, raw, size=size, claimant=outbox.claimant())
             except intake.TransientError as e:
                 # What failed (a locked or full database) would fail the rest of the round too.
                 log.warning("IMAP message %s left unseen for the next round: %s", uid, e)

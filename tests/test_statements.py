@@ -13,7 +13,7 @@ from email import policy
 
 import pytest
 
-from pbm import intake
+from pbm import intake, outbox
 from postoffice import PASSWORDS, PostOffice, opened, text
 
 LIMIT = 15
@@ -123,3 +123,41 @@ def test_a_command_that_fails_in_a_group_takes_back_only_its_own_work(post, monk
     assert any("internal error" in text(m) for m in mails if m["To"] == "bob@example.org")
     # bob's move was taken back with his message, so it was not alice's turn for i1h1
     assert any("It is not your move" in text(m) for m in mails if m["To"] == "alice@example.org")
+
+
+def test_a_process_that_sends_its_own_replies_claims_them_as_it_queues_them(post):
+    """`pbm deliver` (and `pbm poll`): the replies are claimed in the transaction that queues them,
+    so sending them costs one more write transaction (marking them sent), not two."""
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    post.db.execute("UPDATE outbox SET status = 'sent'")     # as a server would have by now
+    seen: list[str] = []
+    post.db.conn.set_trace_callback(seen.append)
+    result = intake.accept(post.db, post.config, by_subject(post, "alice", "h1g3"), "alice@example.org",
+                           ["pbm@pbm.test"], now=post.now, claimant=outbox.claimant())
+    assert seen.count("COMMIT") == 1
+    report = outbox.send_due(post.db, post.config, ids=result.outbox_ids)
+    post.db.conn.set_trace_callback(None)
+    assert report.sent == 2 and report.claimed == 2
+    assert sum(s.startswith("BEGIN") for s in seen) == seen.count("COMMIT") == 2, "\n".join(seen)
+    assert not [s for s in seen if s.startswith("UPDATE outbox SET status = 'sending'")]
+    assert post.db.execute("SELECT status, attempts FROM outbox WHERE id IN (?, ?)",
+                           result.outbox_ids).fetchall() == [("sent", 1), ("sent", 1)]
+
+
+def test_a_reply_claimed_as_it_was_queued_waits_for_an_older_one_to_its_reader(post):
+    """Replies reach each reader in the order they were queued: one queued behind an unsent
+    older reply to the same address is not claimed, and not sent before it."""
+    post.move(101, "alice", "h3e3")
+    post.db.execute("UPDATE outbox SET status = 'sent'")     # as a server would have by now
+    older = post.db.execute("SELECT max(id) FROM outbox WHERE recipient = 'bob@example.org'").fetchone()[0]
+    post.db.execute("UPDATE outbox SET status = 'queued', next_attempt_at = '2999-01-01' WHERE id = ?", [older])
+    result = intake.accept(post.db, post.config, by_subject(post, "bob", "h10g8"), "bob@example.org",
+                           ["pbm@pbm.test"], now=post.now, claimant=outbox.claimant())
+    statuses = dict(post.db.execute("SELECT recipient, status FROM outbox WHERE id IN (?, ?)",
+                                    result.outbox_ids).fetchall())
+    assert statuses == {"bob@example.org": "queued", "alice@example.org": "sending"}
+    outbox.send_due(post.db, post.config, ids=result.outbox_ids)
+    assert dict(post.db.execute("SELECT recipient, status FROM outbox WHERE id IN (?, ?)",
+                                result.outbox_ids).fetchall()) == {"bob@example.org": "queued",
+                                                                    "alice@example.org": "sent"}
