@@ -14,7 +14,7 @@ import codecs
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from email import errors, message_from_bytes, policy
+from email import errors, message_from_bytes
 from email.header import Header, decode_header
 from email.message import Message
 from email.utils import getaddresses
@@ -37,10 +37,10 @@ def parse(raw: bytes) -> Message:
     nested so deep that its parser runs out of stack (about a thousand levels).  Such a message is
     read as its header alone: what it carries is as unreadable the next time, so refusing it for the
     MTA to retry would only end in a bounce."""
-    try:
-        return message_from_bytes(raw, policy=policy.compat32)
+    try:        # the compat32 policy: message_from_bytes's default (email.policy is not imported)
+        return message_from_bytes(raw)
     except RecursionError:
-        msg = message_from_bytes(header_block(raw), policy=policy.compat32)
+        msg = message_from_bytes(header_block(raw))
         for name in ("Content-Type", "Content-Transfer-Encoding"):
             del msg[name]
         msg.set_payload("")

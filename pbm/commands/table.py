@@ -3,8 +3,6 @@ positions -- the one place the help pages and the error messages take their usag
 The help commands live here because they print this table."""
 from __future__ import annotations
 
-import difflib
-
 import rules
 
 from pbm import games, replies
@@ -207,6 +205,7 @@ def resolve(req: Request) -> Command:
                                f"\"{first} help\" or \"{first} show 101\".")
         command = GAME_VERBS.get(words[1].lower())
         if command is None:  # the second word may be a password put in the wrong place: not quoted
+            import difflib      # only for this mistake: every `pbm deliver` would pay its import
             near = difflib.get_close_matches(words[1].lower(), {c.verb for c in COMMANDS if c.game}, n=1)
             raise CommandError(f"The second word of a {first} command is its verb, and that word "
                                f"is not one{f' (did you mean {near[0]}?)' if near else ''}. The "
