@@ -15,12 +15,13 @@ from pbm.store import Database, parse_timestamp
 
 
 class Company(NamedTuple):
-    readers: dict[str, accounts.Reader]     # the players, then the observers, longest first
+    readers: dict[str, accounts.Reader]     # the players, then the observers as they subscribed
     observers: list[str]
     away: dict[str, vacations.Vacation]     # the players on vacation
 
 
 def gather(db: Database, board: Board) -> Company:
+    """The company of `board`, read in one query."""
     readers: dict[str, accounts.Reader] = {}
     observers: list[str] = []
     away: dict[str, vacations.Vacation] = {}
