@@ -48,9 +48,9 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     """Render and queue replies; call inside a transaction.  Returns the outbox ids.
 
     A reply to an address that failed for good BOUNCING_AFTER times is recorded as failed at once.
-    With `claimant` (`claimant()` of a process that sends its replies itself once the transaction
-    is committed: `pbm deliver`, `pbm poll`), each reply is claimed for it right away -- no claim
-    transaction after the commit -- unless an older reply to the same address is still unsent:
+    With `claimant` (`claimant()` of the process that sends the replies once the transaction is
+    committed: `pbm deliver`, `pbm poll`, the outbox process of `pbm serve`), each reply is claimed
+    for it right away -- no claim transaction after the commit -- unless an older reply to the same address is still unsent:
     that one goes first (see `_in_recipient_order`), so this one waits in the queue.
     All the replies of a command are written with two statements (their rows, then their bodies),
     up to QUEUED_AT_ONCE at a time."""
@@ -257,14 +257,15 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
     transport = _Maildir(config) if config.outbound.mode == "maildir" else _relay(config)
     try:
         mine = _claimed_when_queued(db, me, ids)
-        if mine:
+        if mine:                        # a batch, with no claim to make
             report.claimed += len(mine)
             if not _send_batch(write, me, config, transport, mine, report):
                 return report
         if ids is not None and not set(ids) - {row["id"] for row in mine}:
             return report               # all of them were ours already: no claim transaction
         after = 0                       # ids only grow: a row deferred in this call waits for the next
-        for _ in itertools.repeat(None) if batches is None else range(batches):
+        left = None if batches is None else batches - bool(mine)
+        for _ in itertools.repeat(None) if left is None else range(left):
             rows = _claim(db, write, me, config, ids, force, after)
             if not rows:
                 break
@@ -321,11 +322,14 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
     return True
 
 
-def any_due(db: Database) -> bool:
-    """Whether a queued reply is due: a read, cheap enough to ask several times a second."""
-    return bool(db.execute("SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = "
-                           "'queued' AND next_attempt_at <= ?)",
-                           [timestamp(datetime.now(timezone.utc))]).fetchone()[0])
+def any_due(db: Database, mine: str | None = None) -> bool:
+    """Whether a queued reply is due, or one was claimed for `mine` as it was queued: a read,
+    cheap enough to ask several times a second."""
+    return bool(db.execute(
+        "SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = 'queued' AND "
+        "next_attempt_at <= ?) OR EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE "
+        "status = 'sending' AND claimed_by = ?)",
+        [timestamp(datetime.now(timezone.utc)), mine]).fetchone()[0])
 
 
 def listing(db: Database, status: str | None = None, limit: int = 50) -> list[dict]:
@@ -390,7 +394,7 @@ def _claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None)
     only = "" if ids is None else f"AND o.id IN ({','.join('?' * len(ids))})"
     return list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
                          f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? {only} "
-                         f"ORDER BY o.id", [claimant, *(ids or ())]))
+                         f"ORDER BY o.id LIMIT {BATCH}", [claimant, *(ids or ())]))
 
 
 def _lease(config: Config) -> timedelta:

@@ -5,8 +5,10 @@ SMTP to the relay -- that in the main process took turns with the writer (Python
 a process at a time): a quarter of the main process's time under load.  Here it runs beside it.
 
 Every OUTBOX_GATHER seconds the process looks (reading the database itself) for due replies, so
-that under load the replies of many commits go out together: one claim, their files made durable
-together, one write of their new status.  It does not make those writes (`outbox.Write`) itself: it passes
+that under load the replies of many commits go out together: their files made durable together, one
+write of their new status.  The main process's writer claims the replies for it as it queues them
+(it tells the main process who it is first); others -- the timers', ones retried later -- it claims
+itself, one claim a batch.  It does not make those writes (`outbox.Write`) itself: it passes
 them to the main process, whose writer makes them between two batches of messages (a second writer
 would poll for the lock while the main one is busy, and make it poll in turn).  Every OUTBOX_POLL
 seconds it claims even with nothing due, to take over the rows of a process that died while
@@ -52,15 +54,22 @@ class WriteFailed(Exception):
 
 # --- in the main process ---------------------------------------------------------------------------
 
-def start(config: Config, children: link.Children, write: Writer) -> None:
-    """Start the outbox process; `write` makes the writes it asks for."""
+def start(config: Config, children: link.Children, write: Writer,
+          claims: Callable[[str], None]) -> None:
+    """Start the outbox process; `write` makes the writes it asks for, and `claims` learns who it
+    is (outbox.claimant), so that replies can be claimed for it as they are queued."""
     children.start("pbm-outbox", run_child, (config,),
-                   lambda reader, writer: _serve_writes(reader, writer, write))
+                   lambda reader, writer: _serve_writes(reader, writer, write, claims))
 
 
 async def _serve_writes(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                        write: Writer) -> None:
-    """Make the writes the outbox process asks for, one at a time, and tell it how each went."""
+                        write: Writer, claims: Callable[[str], None]) -> None:
+    """Learn who the outbox process is, then make the writes it asks for, one at a time, and tell
+    it how each went."""
+    claimant = await link.receive(reader)
+    if claimant is None:
+        return
+    claims(claimant)
     while (work := await link.receive(reader)) is not None:
         try:
             answer = (True, await write(work))
@@ -85,6 +94,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     db = open_db(config)
     swept = 0.0
     try:
+        link.send_blocking(main_link, outbox.claimant())     # replies are claimed for it when queued
         while not stopping:
             sweep = time.monotonic() - swept >= OUTBOX_POLL
             if sweep:
@@ -102,7 +112,7 @@ def _send_batch(db: Database, config: Config, write: outbox.Write, sweep: bool) 
     """Send one batch of due replies (if `sweep`, claim even with none due); True if the batch
     was full, so that more may be due already."""
     try:
-        if not sweep and not outbox.any_due(db):
+        if not sweep and not outbox.any_due(db, outbox.claimant()):
             return False
         report = outbox.send_due(db, config, write=write, batches=1)
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")

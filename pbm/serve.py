@@ -75,6 +75,7 @@ class _IntakeThread(threading.Thread):
         self._loop = loop
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._held: object = None      # a job taken from the queue while gathering a batch
+        self._claimant: str | None = None  # who sends the replies (outbox.queue): the outbox process
 
     def accept(self, arrival: intake.Arrival, done: Done) -> None:
         """Commit `arrival`, with the messages queued with it; `done` gets its IntakeResult."""
@@ -93,6 +94,11 @@ class _IntakeThread(threading.Thread):
         if isinstance(outcome, Exception):
             raise outcome
         return outcome
+
+    def claim_for(self, claimant: str) -> None:
+        """Claim the replies of the messages committed from now on for `claimant` (the outbox
+        process), which then need no claim of their own."""
+        self._claimant = claimant
 
     def stop(self) -> None:
         self._jobs.put(_STOP)
@@ -132,7 +138,8 @@ class _IntakeThread(threading.Thread):
     def _accept(self, db: Database,
                 batch: list[tuple[intake.Arrival, Done]]) -> list[IntakeResult | Exception]:
         try:
-            return intake.accept_many(db, self.config, [arrival for arrival, _ in batch])
+            return intake.accept_many(db, self.config, [arrival for arrival, _ in batch],
+                                      claimant=self._claimant)
         except Exception as e:          # accept_many answers for each message; this is a last resort
             return [e] * len(batch)
 
@@ -240,7 +247,7 @@ async def _serve(config: Config) -> bool:
     intake_thread = _IntakeThread(config, loop)
     intake_thread.start()
     senders = link.Children(stop)
-    outbox_process.start(config, senders, intake_thread.written)
+    outbox_process.start(config, senders, intake_thread.written, intake_thread.claim_for)
     receiver = Receiver(preparers, intake_thread)
     local = await _lmtp(config, receiver) if config.lmtp.socket else None
     listeners = link.Children(stop)
