@@ -323,13 +323,13 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
 
 
 def any_due(db: Database, mine: str | None = None) -> bool:
-    """Whether a queued reply is due, or one was claimed for `mine` as it was queued: a read,
-    cheap enough to ask several times a second."""
+    """Whether a queued reply is due, or one was claimed for `mine` as it was queued and not taken
+    up yet: a read, cheap enough to ask several times a second."""
     return bool(db.execute(
         "SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = 'queued' AND "
         "next_attempt_at <= ?) OR EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE "
-        "status = 'sending' AND claimed_by = ?)",
-        [timestamp(datetime.now(timezone.utc)), mine]).fetchone()[0])
+        "status = 'sending' AND claimed_by = ? AND id > ?)",
+        [timestamp(datetime.now(timezone.utc)), mine, _taken_up.get(mine, 0)]).fetchone()[0])
 
 
 def listing(db: Database, status: str | None = None, limit: int = 50) -> list[dict]:
@@ -389,12 +389,22 @@ def _zombie(pid: int) -> bool:
 
 
 def _claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None) -> list[dict]:
-    """The rows `queue` claimed for this process (among `ids`, if given), to send now: read, not
-    claimed again."""
+    """The rows `queue` claimed for this process (among `ids`, if given) and not taken up yet, to
+    send now: read, not claimed again.  Each is taken up once: one whose sending failed half-way is
+    left for its claim to lapse, as any claimed row, instead of being tried again at once."""
     only = "" if ids is None else f"AND o.id IN ({','.join('?' * len(ids))})"
-    return list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
-                         f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? {only} "
-                         f"ORDER BY o.id LIMIT {BATCH}", [claimant, *(ids or ())]))
+    rows = list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
+                         f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? AND o.id > ? "
+                         f"{only} ORDER BY o.id LIMIT {BATCH}",
+                         [claimant, _taken_up.get(claimant, 0), *(ids or ())]))
+    if rows:
+        _taken_up[claimant] = rows[-1]["id"]
+    return rows
+
+
+# The last row claimed for a claimant of this process as it was queued that the claimant took up
+# (ids only grow): see `_claimed_when_queued`.
+_taken_up: dict[str | None, int] = {}
 
 
 def _lease(config: Config) -> timedelta:

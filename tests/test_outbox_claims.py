@@ -37,3 +37,31 @@ def test_a_claim_does_not_walk_the_replies_sent_before(tmp_path: Path) -> None:
     assert outbox.send_due(db, config).sent == 1
     db.conn.set_progress_handler(None, 0)
     assert len(calls) * STEPS < SENT_BEFORE         # a walk takes several steps per row
+
+
+def test_a_reply_claimed_as_it_was_queued_is_taken_up_once(tmp_path: Path, monkeypatch) -> None:
+    """Replies claimed for this process as they were queued (outbox.queue with its claimant) are
+    sent without a claim; one whose sending failed half-way is not tried again at once (a broken
+    disk would make the outbox process spin), but once its claim lapses, like any claimed row."""
+    (tmp_path / "pbm.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "var"}"\n')
+    config = load_config(tmp_path / "pbm.toml")
+    db = open_db(config)
+    with transaction(db):
+        ids = outbox.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
+                                        for i in range(2)], datetime.now(timezone.utc),
+                           claimant=outbox.claimant())
+    assert outbox.any_due(db, outbox.claimant()) and not outbox.any_due(db)
+
+    def full_disk(self, row: dict) -> None:
+        raise OSError(28, "No space left on device")
+    with monkeypatch.context() as patched:
+        patched.setattr(outbox._Maildir, "send", full_disk)
+        try:
+            outbox.send_due(db, config)
+        except OSError:
+            pass
+    assert not outbox.any_due(db, outbox.claimant())
+    assert outbox.send_due(db, config, ids=ids).sent == 0              # still claimed: not yet
+    db.execute("UPDATE outbox SET claimed_until = '2000-01-01 00:00:00.000000Z'")    # the claim lapses
+    assert outbox.send_due(db, config, ids=ids).sent == 2
+    assert len(list((tmp_path / "var" / "outbox" / "new").iterdir())) == 2
