@@ -26,9 +26,9 @@ from typing import TypeVar
 import rules
 
 from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
-from pbm.preparers import Preparers
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError, describe_exception
+from pbm.preparers import Preparers
 from pbm.store import Database, open_db, transaction
 
 log = logging.getLogger(__name__)

@@ -29,8 +29,8 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbm import inbound, intake, link
-from pbm.preparers import Preparers
 from pbm.config import Config
+from pbm.preparers import Preparers
 
 log = logging.getLogger(__name__)
 
