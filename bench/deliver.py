@@ -8,7 +8,8 @@ it, plays the move, queues the board mails and writes them into the outbox Maild
 The wall time of each process, from start to exit, is measured (with compiled modules, as pip
 installs them; setup writes them where they are missing); in the same run, so is a bare
 `python -c pass`, the floor any Python program pays on this machine, and the figures are printed
-with their ratio.  Setup (signups, the challenge) is not timed.
+with their ratio.  Setup (signups, the challenge) is not timed.  Then one more move shows where the
+time goes: what importing the modules a `pbm deliver` imports costs, by origin (`import_costs`).
 """
 from __future__ import annotations
 
@@ -55,6 +56,36 @@ def deliver(config: Path, raw: bytes) -> float:
     return elapsed
 
 
+def import_costs(config: Path, raw: bytes) -> dict[str, float]:
+    """Milliseconds that importing what one `pbm deliver` imports costs, by where it comes from.
+
+    The modules come from a real run (`-X importtime`, whose own bookkeeping inflates its figures),
+    in the order it imported them; a fresh interpreter then imports them in that order, timing each
+    group with the clock: the standard library, Jinja2 (with MarkupSafe), the rules core, pbm."""
+    traced = subprocess.run([sys.executable, "-X", "importtime", "-m", "pbm", "--config", str(config),
+                             "deliver"], input=raw, capture_output=True, cwd=config.parent, env=ENVIRONMENT)
+    names = [line.rsplit("|", 1)[1].strip() for line in traced.stderr.decode().splitlines()
+             if line.startswith("import time:") and not line.rstrip().endswith("package")]
+    timer = ("import importlib, json, sys, time\n"
+             "costs = {}\n"
+             "for name in json.loads(sys.argv[1]):\n"
+             "    if name in sys.modules or name.startswith('__editable__'): continue\n"
+             "    group = name.split('.')[0]\n"
+             "    group = group if group in ('jinja2', 'rules', 'pbm') else 'markupsafe' "
+             "if group == 'markupsafe' else 'stdlib'\n"
+             "    start = time.perf_counter()\n"
+             "    try: importlib.import_module(name)\n"
+             "    except Exception: continue\n"
+             "    costs[group] = costs.get(group, 0) + time.perf_counter() - start\n"
+             "print(json.dumps(costs))\n")
+    timed = subprocess.run([sys.executable, "-c", timer, json.dumps(names)], capture_output=True,
+                           check=True, cwd=config.parent, env=ENVIRONMENT)
+    costs = json.loads(timed.stdout)
+    return {"stdlib": round(1000 * costs.get("stdlib", 0), 1),
+            "jinja2": round(1000 * (costs.get("jinja2", 0) + costs.get("markupsafe", 0)), 1),
+            "rules": round(1000 * costs.get("rules", 0), 1), "pbm": round(1000 * costs.get("pbm", 0), 1)}
+
+
 def moves(count: int, seed: int) -> list[str]:
     """A random game that does not end within `count` moves."""
     rng = random.Random(seed)
@@ -93,13 +124,17 @@ def main() -> None:
             subprocess.run([sys.executable, "-c", "pass"], check=True, env=ENVIRONMENT)
             bare.append(time.perf_counter() - start)
         timed = []
-        for ply, move in enumerate(moves(args.messages, args.seed)):
+        replies = []
+        for ply, move in enumerate(moves(args.messages + 1, args.seed)):
             user = "alice" if ply % 2 == 0 else "bob"
             token = tokens.make(SECRET.encode(), "xiangqi", 101, user, 0)
             number += 1
-            timed.append(deliver(config, message(f"{user}@example.org", "Re: Xiangqi Board 101",
-                                                 f"{move}\n", tokens.reply_address(SERVER, token), number)))
+            replies.append(message(f"{user}@example.org", "Re: Xiangqi Board 101", f"{move}\n",
+                                   tokens.reply_address(SERVER, token), number))
+        for raw in replies[:-1]:
+            timed.append(deliver(config, raw))
         mails = len(list((Path(folder) / "var" / "outbox" / "new").iterdir()))
+        imports = import_costs(config, replies[-1])     # the last move: a reply like the others
 
     def ms(values: list[float], q: float) -> float:
         return round(1000 * sorted(values)[min(len(values) - 1, int(q * len(values)))], 1)
@@ -107,7 +142,8 @@ def main() -> None:
     figures = {"messages": args.messages, "replies_written": mails,
                "deliver_median_ms": round(1000 * statistics.median(timed), 1), "deliver_p90_ms": ms(timed, 0.9),
                "python_c_pass_median_ms": round(1000 * statistics.median(bare), 1),
-               "ratio_to_bare_python": round(statistics.median(timed) / statistics.median(bare), 2)}
+               "ratio_to_bare_python": round(statistics.median(timed) / statistics.median(bare), 2),
+               "import_ms_by_origin": imports}
     if args.json:
         print(json.dumps(figures))
     else:
