@@ -15,9 +15,9 @@ threads of their own while the writer commits other messages (pbm.preparers) -- 
 processes, when it has some (pbm.smtp_listener).
 
 A bug in a command must not lose the message or leave the player waiting: the command's changes
-are rolled back (with the message's record, which is then made again), the message is kept with status "failed", the player is told, and
-the administrators are told the exception type and frames -- never the exception's text, which
-might quote the message, and so a password.
+are rolled back (with the message's record, which is then made again), the message is kept with
+status "failed", the player is told, and the administrators are told the exception type and frames
+-- never the exception's text, which might quote the message, and so a password.
 """
 from __future__ import annotations
 
@@ -237,13 +237,16 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step:
     except Exception as e:
         if _transient(e) or not db.conn.in_transaction:
             raise                       # the whole transaction goes; the sender tries again
+        detail = describe_exception(e)
         step.undo()                     # the command's changes go, and so does the record...
-        inbound_id = _insert(db, arrival, now, "failed")    # ...which is made again, as failed
-        return _failed(db, config, inbound_id, key, sender, e, now, claimant)
+        inbound_id = _insert(db, arrival, now, "failed", detail)    # ...made again, as failed
+        return _failed(db, config, inbound_id, key, sender, detail, now, claimant)
 
 
-def _insert(db: Database, arrival: Arrival, now: datetime, status: str) -> int | None:
-    """Record the message once (one statement): None if it was recorded before."""
+def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
+            detail: str | None = None) -> int | None:
+    """Record the message once (one statement): None if it was recorded before.  `detail`: why it
+    failed (else why it is automatic mail, if it is)."""
     mail_from = arrival.mail_from
     recorded = db.execute(
         "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "
@@ -251,7 +254,7 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str) -> int |
         "ON CONFLICT (dedup_key) DO NOTHING RETURNING id",
         [arrival.key, arrival.message_id, timestamp(now),
          None if mail_from is None else mail_from.strip("<>"), ",".join(arrival.rcpt_tos),
-         arrival.sender, arrival.size, arrival.raw, status, arrival.automatic]).fetchone()
+         arrival.sender, arrival.size, arrival.raw, status, detail or arrival.automatic]).fetchone()
     return None if recorded is None else recorded[0]
 
 
@@ -317,9 +320,8 @@ def retry(db: Database, config: Config, inbound_id: int,
 
 
 def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str,
-            error: Exception, now: datetime, claimant: str | None) -> IntakeResult:
-    detail = describe_exception(error)
-    db.execute("UPDATE inbound SET status = 'failed', detail = ? WHERE id = ?", [detail, inbound_id])
+            detail: str, now: datetime, claimant: str | None) -> IntakeResult:
+    """Tell the sender (and the administrators) that a message, recorded as failed, failed."""
     log.error("inbound %d %s failed with an internal error, kept for the administrators:\n%s",
               inbound_id, key, detail)
     told = TOLD if config.admins.notify else NOT_TOLD

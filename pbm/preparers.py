@@ -1,7 +1,7 @@
 """Preparing messages for `pbm serve` (intake.prepare) without holding up its event loop.
 
-Kept apart from pbm.intake so that a `pbm deliver` process, which prepares its one message itself,
-does not import the thread pool (issue 15: every import is paid once per message on the pipe path).
+Only `pbm serve` prepares messages ahead in threads (`pbm deliver` and `pbm poll` call
+intake.prepare themselves), so this lives beside the server rather than in pbm.intake.
 """
 from __future__ import annotations
 
