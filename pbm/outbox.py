@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import secrets
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -50,8 +51,9 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     A reply to an address that failed for good BOUNCING_AFTER times is recorded as failed at once.
     With `claimant` (`claimant()` of the process that sends the replies once the transaction is
     committed: `pbm deliver`, `pbm poll`, the outbox process of `pbm serve`), each reply is claimed
-    for it right away -- no claim transaction after the commit -- unless an older reply to the same address is still unsent:
-    that one goes first (see `_in_recipient_order`), so this one waits in the queue.
+    for it right away -- no claim transaction after the commit -- unless it is failed, or an older
+    reply to the same address is still unsent: that one goes first (see `_in_recipient_order`), so
+    this one waits in the queue.
     All the replies of a command are written with two statements (their rows, then their bodies),
     up to QUEUED_AT_ONCE at a time."""
     rendered = []
@@ -68,16 +70,16 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
             "next_attempt_at, status, last_error, claimed_by, claimed_until, attempts) "
             "SELECT ?, message_id, recipient, subject, ?, ?, "
             "CASE WHEN bouncing THEN 'failed' WHEN mine THEN 'sending' ELSE 'queued' END, "
-            "CASE WHEN bouncing THEN ? END, CASE WHEN mine AND NOT bouncing THEN ? END, "
-            "CASE WHEN mine AND NOT bouncing THEN ? END, mine AND NOT bouncing "
+            "CASE WHEN bouncing THEN ? END, CASE WHEN mine THEN ? END, CASE WHEN mine THEN ? END, mine "
             "FROM (SELECT r.column1 AS message_id, r.column2 AS recipient, r.column3 AS subject, "
-            "r.column5 AS n, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL AND NOT EXISTS "
-            "(SELECT 1 FROM outbox AS o INDEXED BY outbox_unsent WHERE o.recipient = r.column2 AND "
-            "o.status IN ('queued', 'sending')) AS mine FROM (VALUES "
+            "r.column5 AS n, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL "
+            "AND coalesce(b.failures < ?, 1) AND NOT EXISTS (SELECT 1 FROM outbox AS o INDEXED BY "
+            "outbox_unsent WHERE o.recipient = r.column2 AND o.status IN ('queued', 'sending')) AS mine "
+            "FROM (VALUES "
             + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
             "LEFT JOIN bounces b ON b.address = r.column4) ORDER BY n RETURNING message_id, id",
             [inbound_id, at, at, f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
-             claimant, until, BOUNCING_AFTER, claimant, *given]))
+             claimant, until, BOUNCING_AFTER, claimant, BOUNCING_AFTER, *given]))
         chunk_ids = [numbered[message_id] for _, message_id, _ in chunk]
         db.execute("INSERT INTO outbox_bodies (id, raw) VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
                    [value for row_id, (_, _, raw) in zip(chunk_ids, chunk) for value in (row_id, raw)])
@@ -329,7 +331,7 @@ def any_due(db: Database, mine: str | None = None) -> bool:
         "SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE status = 'queued' AND "
         "next_attempt_at <= ?) OR EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due WHERE "
         "status = 'sending' AND claimed_by = ? AND id > ?)",
-        [timestamp(datetime.now(timezone.utc)), mine, _taken_up.get(mine, 0)]).fetchone()[0])
+        [timestamp(datetime.now(timezone.utc)), mine, _taken(db).get(mine, 0)]).fetchone()[0])
 
 
 def listing(db: Database, status: str | None = None, limit: int = 50) -> list[dict]:
@@ -352,8 +354,8 @@ _claimant_cache: tuple[int, str] | None = None
 
 
 def claimant() -> str:
-    """Who this process is, for claims (see `queue`): host:pid:nonce.  The nonce tells a restarted process (same pid, as in a
-    container) from its dead predecessor."""
+    """Who this process is, for claims (see `queue`): host:pid:nonce.  The nonce tells a restarted
+    process (same pid, as in a container) from its dead predecessor."""
     global _claimant_cache
     if _claimant_cache is None or _claimant_cache[0] != os.getpid():
         _claimant_cache = (os.getpid(), f"{os.uname().nodename}:{os.getpid()}:{secrets.token_hex(4)}")
@@ -396,15 +398,19 @@ def _claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None)
     rows = list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
                          f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? AND o.id > ? "
                          f"{only} ORDER BY o.id LIMIT {BATCH}",
-                         [claimant, _taken_up.get(claimant, 0), *(ids or ())]))
+                         [claimant, _taken(db).get(claimant, 0), *(ids or ())]))
     if rows:
-        _taken_up[claimant] = rows[-1]["id"]
+        _taken(db)[claimant] = rows[-1]["id"]
     return rows
 
 
-# The last row claimed for a claimant of this process as it was queued that the claimant took up
-# (ids only grow): see `_claimed_when_queued`.
-_taken_up: dict[str | None, int] = {}
+def _taken(db: Database) -> dict[str | None, int]:
+    """By claimant of this process: the last row claimed for it as it was queued that it took up
+    (see `_claimed_when_queued`).  Kept per connection: ids only grow within one database."""
+    return _taken_up.setdefault(db, {})
+
+
+_taken_up: weakref.WeakKeyDictionary[Database, dict[str | None, int]] = weakref.WeakKeyDictionary()
 
 
 def _lease(config: Config) -> timedelta:

@@ -65,3 +65,18 @@ def test_a_reply_claimed_as_it_was_queued_is_taken_up_once(tmp_path: Path, monke
     db.execute("UPDATE outbox SET claimed_until = '2000-01-01 00:00:00.000000Z'")    # the claim lapses
     assert outbox.send_due(db, config, ids=ids).sent == 2
     assert len(list((tmp_path / "var" / "outbox" / "new").iterdir())) == 2
+
+
+def test_what_a_process_took_up_in_one_database_says_nothing_of_another(tmp_path: Path) -> None:
+    """The rows taken up are remembered per database: ids start again at 1 in another one."""
+    sent = []
+    for name, count in (("first", 3), ("second", 1)):
+        (tmp_path / f"{name}.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / name}"\n')
+        config = load_config(tmp_path / f"{name}.toml")
+        db = open_db(config)
+        with transaction(db):
+            outbox.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
+                                      for i in range(count)], datetime.now(timezone.utc),
+                         claimant=outbox.claimant())
+        sent.append(outbox.send_due(db, config).sent)
+    assert sent == [3, 1]
