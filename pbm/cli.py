@@ -13,7 +13,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from pbm import logs
 from pbm.config import Config, ConfigError, load_config
+from pbm.outbox import claims, queue, sending
 
 EX_OK = 0
 EX_USAGE = 64
@@ -32,22 +34,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
-    configure_logging(config)
+    logs.configure_logging(config)
     if args.command in PLAYS:             # compiled once, kept for the next process
-        from pbm import replies, tables_cache
-        tables_cache.install(config.data_dir / "cache")
-        replies.compiled_cache = config.data_dir / "cache"
+        from pbm import rules_cache
+        from pbm.outbox import compose
+        rules_cache.install(config.data_dir / "cache")
+        compose.compiled_cache = config.data_dir / "cache"
     return args.run(config, args)
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
-
-
-def configure_logging(config: Config) -> None:
-    """Logs go to stderr, at the configured level (also in the SMTP processes of `pbm serve`)."""
-    logging.basicConfig(stream=sys.stderr, level=config.server.log_level.upper(),
-                        format="%(asctime)s pbm[%(process)d] %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("mail.log").setLevel(logging.WARNING)    # aiosmtpd's chatter per connection
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,10 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     box.add_argument("--limit", type=int, default=50, help="rows to list, newest first (default 50)")
     box.set_defaults(run=_outbox)
 
-    inbound = sub.add_parser("inbound", help="messages that failed with an internal error: list, run again")
-    inbound.add_argument("action", choices=["failed", "retry"])
-    inbound.add_argument("ids", nargs="*", type=int, metavar="ID", help="for retry: the messages to run")
-    inbound.set_defaults(run=_inbound)
+    incoming = sub.add_parser("inbound", help="messages that failed with an internal error: list, run again")
+    incoming.add_argument("action", choices=["failed", "retry"])
+    incoming.add_argument("ids", nargs="*", type=int, metavar="ID", help="for retry: the messages to run")
+    incoming.set_defaults(run=_inbound)
 
     user = sub.add_parser("user", help="accounts: reset-password USERID prints a one-time code")
     user.add_argument("action", choices=["reset-password"])
@@ -95,39 +91,39 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _doctor(config: Config, args: argparse.Namespace) -> int:
-    from pbm import doctor
+    from pbm.upkeep import doctor
     return EX_OK if doctor.run(config) else 1
 
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
-    from pbm import serve
+    from pbm.runners import serve
     return EX_OK if serve.run(config) else EX_SOFTWARE
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
     raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
     try:
-        from pbm import intake, outbox
-        from pbm.store import open_db
+        from pbm import intake
+        from pbm.model.db import open_db
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
     try:
         db = open_db(config)
         result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
-                               claimant=outbox.claimant())
+                               claimant=claims.claimant())
     except intake.TransientError as e:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
         return EX_TEMPFAIL
     except Exception as e:
         log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
-                  intake.describe_exception(e))
+                  logs.describe_exception(e))
         return EX_TEMPFAIL
     if result.outbox_ids:
         try:        # the message is safe; whatever is not sent now stays queued
-            outbox.send_due(db, config, ids=result.outbox_ids)
+            sending.send_due(db, config, ids=result.outbox_ids)
         except Exception as e:
-            log.warning("replies stay queued: %s", intake.describe_exception(e))
+            log.warning("replies stay queued: %s", logs.describe_exception(e))
     _leave(EX_OK)
 
 
@@ -151,7 +147,7 @@ def _read_limited(stream, limit: int) -> tuple[bytes, int]:
 
 
 def _poll(config: Config, args: argparse.Namespace) -> int:
-    from pbm import poll
+    from pbm.runners import poll
     try:
         poll.run(config, once=args.once)
     except ConfigError as e:
@@ -164,18 +160,18 @@ def _poll(config: Config, args: argparse.Namespace) -> int:
 
 
 def _outbox(config: Config, args: argparse.Namespace) -> int:
-    from pbm import outbox
-    from pbm.store import open_db
+    
+    from pbm.model.db import open_db
 
     db = open_db(config)
     if args.action == "flush":
-        report = outbox.send_due(db, config, force=True)
+        report = sending.send_due(db, config, force=True)
         print(f"sent {report.sent}, to retry {report.retrying}, failed {report.failed}")
         return EX_OK if not report.retrying and not report.failed else EX_TEMPFAIL
-    counts = outbox.counts(db)
+    counts = queue.counts(db)
     print(", ".join(f"{status} {counts.get(status, 0)}"
                     for status in ("queued", "sending", "sent", "failed")))
-    for row in outbox.listing(db, args.status, args.limit):
+    for row in queue.listing(db, args.status, args.limit):
         when = {"sent": row["sent_at"], "queued": row["next_attempt_at"]}.get(row["status"], row["queued_at"])
         print(f"{row['id']:>6}  {row['status']:<7} {row['attempts']:>2}x  {when[:19]}  "
               f"{row['recipient']}  {row['subject']}")
@@ -186,12 +182,16 @@ def _outbox(config: Config, args: argparse.Namespace) -> int:
 
 def _inbound(config: Config, args: argparse.Namespace) -> int:
     """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
-    from pbm import intake, outbox
-    from pbm.store import open_db
+    from pbm import intake
+    from pbm.model import received
+    from pbm.model.db import open_db
 
     db = open_db(config)
     if args.action == "failed":
-        for row in intake.failed(db):
+        rows = received.failed(db)
+        if not rows:
+            print("none: no message has failed with an internal error")
+        for row in rows:
             error = (row["detail"] or "").partition("\n")[0]
             print(f"{row['id']:>6}  {row['received_at'][:19]}  {row['sender'] or '-'}  "
                   f"{row['message_id'] or '-'}  {error}")
@@ -209,11 +209,11 @@ def _inbound(config: Config, args: argparse.Namespace) -> int:
             continue
         except Exception as e:
             print(f"pbm: inbound {inbound_id} failed again, nothing changed:\n"
-                  f"{intake.describe_exception(e)}", file=sys.stderr)
+                  f"{logs.describe_exception(e)}", file=sys.stderr)
             status = EX_SOFTWARE
             continue
         print(f"inbound {inbound_id}: processed, {len(result.outbox_ids)} replies queued")
-        outbox.send_due(db, config, ids=result.outbox_ids)
+        sending.send_due(db, config, ids=result.outbox_ids)
     return status
 
 
@@ -222,8 +222,8 @@ def _user(config: Config, args: argparse.Namespace) -> int:
     with it by mail (the code is printed here, for a player who cannot get mail at their address)."""
     from datetime import datetime, timezone
 
-    from pbm import accounts
-    from pbm.store import open_db, transaction
+    from pbm.model import accounts
+    from pbm.model.db import open_db, transaction
 
     db = open_db(config)
     user = accounts.get(db, args.user_id)
@@ -239,12 +239,12 @@ def _user(config: Config, args: argparse.Namespace) -> int:
 
 
 def _timers(config: Config, args: argparse.Namespace) -> int:
-    from pbm import outbox
-    from pbm.serve import run_timers
-    from pbm.store import open_db
+    
+    from pbm.commands import timers
+    from pbm.model.db import open_db
 
     db = open_db(config)
-    queued = run_timers(db, config)
-    report = outbox.send_due(db, config)
+    queued = timers.run_due(db, config)
+    report = sending.send_due(db, config)
     print(f"timers queued {queued} mails; sent {report.sent}")
     return EX_OK

@@ -11,8 +11,8 @@ one COMMIT for all -- the same guarantees per message, one fsync.
 What needs no write lock happens before it, in `prepare()`: parsing, judging automatic mail,
 decoding, and checking the passwords of the commands (scrypt takes tens of milliseconds by design;
 inside the write transaction it would hold up every other message).  `pbm serve` prepares in
-threads of their own while the writer commits other messages (pbm.preparers) -- in its SMTP
-processes, when it has some (pbm.smtp_listener).
+threads of their own while the writer commits other messages (pbm.runners.preparers) -- in its SMTP
+processes, when it has some (pbm.runners.listener).
 
 A bug in a command must not lose the message or leave the player waiting: the command's changes
 are rolled back (with the message's record, which is then made again), the message is kept with
@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import errno
 import logging
-import re
 import sqlite3
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from email.message import Message
 
-from pbm import accounts, commands, inbound, outbox
+from pbm.commands import dispatch
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
-from pbm.messages import Inbound, Outgoing
-from pbm.store import Database, timestamp, transaction
+from pbm.logs import describe_exception
+from pbm.mail import reading
+from pbm.mail.messages import Incoming, Outgoing
+from pbm.model import accounts
+from pbm.model.db import Database, timestamp, transaction
+from pbm.outbox import queue
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ def accept(db: Database, config: Config, raw: bytes, mail_from: str | None = Non
            rcpt_tos: Sequence[str] = (), *, size: int | None = None,
            now: datetime | None = None, claimant: str | None = None) -> IntakeResult:
     """Record, judge and answer one inbound message in one transaction.  With `claimant`, the
-    replies are claimed for that process (outbox.queue), which sends them once this returns."""
+    replies are claimed for that process (queue), which sends them once this returns."""
     arrival = prepare(db, config, Delivery(raw, mail_from, tuple(rcpt_tos), size), now)
     [result] = accept_many(db, config, [arrival], now, claimant)
     if isinstance(result, Exception):
@@ -164,7 +166,7 @@ class Arrival:
     rcpt_tos: Sequence[str]
     sender: str | None                  # the bare From address (else the envelope sender)
     automatic: str | None               # why it must not be answered, if so
-    message: Inbound | None             # the decoded command mail; None: decode it in the transaction
+    message: Incoming | None             # the decoded command mail; None: decode it in the transaction
     kept: tuple[str, ...] = ()          # its identifying header lines (inbound.kept_headers)
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see check_passwords
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
@@ -181,36 +183,36 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
     size = len(raw) if delivery.size is None else delivery.size
     too_large = size > config.smtp.max_message_size
     if too_large:
-        raw = inbound.header_block(raw)     # keep what identifies it, not the megabytes
-    msg = inbound.parse(raw)
+        raw = reading.header_block(raw)     # keep what identifies it, not the megabytes
+    msg = reading.parse(raw)
     mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
-    automatic = inbound.automatic_reason(msg, mail_from, config.server.address)
+    automatic = reading.automatic_reason(msg, mail_from, config.server.address)
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
-    return Arrival(raw, inbound.dedup_key(msg, raw), inbound.message_id_header(msg), size, too_large,
-                   mail_from, rcpt_tos, inbound.author(msg, mail_from)[1] or None, automatic, message,
-                   inbound.kept_headers(msg) if message else ())
+    return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
+                   mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
+                   reading.kept_headers(msg) if message else ())
 
 
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
                     now: datetime | None = None) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
-    remembered (`commands.precheck_passwords`) and the writer never waits for scrypt.  The
+    remembered (`dispatch.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
     remembered by the main process too (`accept_many`).  With `quick`, None if that needs scrypt."""
     if arrival.message is None:
         return arrival
     fresh: list[tuple[str, str]] = []
-    checked = commands.precheck_passwords(db, arrival.message.subject, arrival.message.body,
+    checked = dispatch.precheck_passwords(db, arrival.message.subject, arrival.message.body,
                                           quick=quick, secret=config.secret, now=now, fresh=fresh)
     return None if checked is None else replace(arrival, checked=tuple(checked), fresh=tuple(fresh))
 
 
 def _decoded(config: Config, msg: Message, raw: bytes, mail_from: str | None,
-             rcpt_tos: Sequence[str]) -> Inbound | None:
+             rcpt_tos: Sequence[str]) -> Incoming | None:
     """The decoded message, or None if decoding fails: `_record` then decodes it again inside its
     savepoint, where the failure is handled and reported like any failure of a command."""
     try:
-        return inbound.decode(msg, raw, config.server.address, mail_from, rcpt_tos)
+        return reading.decode(msg, raw, config.server.address, mail_from, rcpt_tos)
     except Exception:
         return None
 
@@ -231,7 +233,7 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step:
         reply = _notice(config, sender, key, TOO_LARGE.format(
             size=arrival.size, limit=config.smtp.max_message_size, message_id=key))
         return IntakeResult("too_large", inbound_id,
-                            tuple(outbox.queue(db, config, [reply], now, inbound_id, claimant)), key)
+                            tuple(queue(db, config, [reply], now, inbound_id, claimant)), key)
     try:
         return _command(db, config, arrival, inbound_id, now, claimant)
     except Exception as e:
@@ -263,41 +265,16 @@ def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
     """Run the message's commands and queue their replies (undone by the caller if it fails)."""
     message, kept = arrival.message, arrival.kept      # decoded ahead, outside the write lock
     if message is None:
-        msg = inbound.parse(arrival.raw)
-        message = inbound.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
+        msg = reading.parse(arrival.raw)
+        message = reading.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
                                  arrival.rcpt_tos)
-        kept = inbound.kept_headers(msg)
-    handled = commands.handle(db, config, message, now)
+        kept = reading.kept_headers(msg)
+    handled = dispatch.handle(db, config, message, now)
     error_point("command-error")
-    ids = outbox.queue(db, config, handled.replies, now, inbound_id, claimant)
+    ids = queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
-               [inbound.redacted(kept, handled.subject, handled.body), inbound_id])
+               [reading.redacted(kept, handled.subject, handled.body), inbound_id])
     return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
-
-
-PURGE_BATCH = 500      # messages purged per timer run, so that the writer is never held long
-_SUBJECT_LINES = re.compile(rb"(?im)^subject:.*(?:\r?\n[ \t].*)*\r?\n")
-
-
-def purge(db: Database, config: Config, now: datetime) -> int:
-    """Cut the messages older than `[server] retention_days` to their header (without its subject
-    where that was not redacted: it may hold a password); returns how many.  Failed messages are
-    kept whole, for `pbm inbound retry`."""
-    cutoff = timestamp(now - timedelta(days=config.server.retention_days))
-    rows = db.execute("SELECT id, raw, redacted FROM inbound WHERE redacted < 2 AND received_at < ? "
-                      "AND status != 'failed' ORDER BY received_at LIMIT ?",
-                      [cutoff, PURGE_BATCH]).fetchall()
-    for inbound_id, raw, redacted in rows:
-        head = inbound.header_block(raw)
-        db.execute("UPDATE inbound SET raw = ?, redacted = 2 WHERE id = ?",
-                   [head if redacted else _SUBJECT_LINES.sub(b"", head), inbound_id])
-    return len(rows)
-
-
-def failed(db: Database) -> list[dict]:
-    """The messages that failed with an internal error and were not run again, oldest first."""
-    return list(db.query("SELECT id, received_at, sender, message_id, detail FROM inbound "
-                         "WHERE status = 'failed' ORDER BY id"))
 
 
 def retry(db: Database, config: Config, inbound_id: int,
@@ -329,15 +306,8 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
     notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
         inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
         for admin in config.admins.notify]
-    ids = outbox.queue(db, config, notices, now, inbound_id, claimant)
+    ids = queue(db, config, notices, now, inbound_id, claimant)
     return IntakeResult("failed", inbound_id, tuple(ids), key)
-
-
-def describe_exception(error: BaseException) -> str:
-    """Exception type and stack frames, without str(error): the text may quote the message."""
-    kind = type(error)
-    frames = "".join(traceback.format_list(traceback.extract_tb(error.__traceback__)))
-    return f"{kind.__module__}.{kind.__qualname__}\n{frames}".rstrip()
 
 
 def _transient(error: BaseException) -> bool:

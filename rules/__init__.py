@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.errors import FenError, IllegalMove, NotationError, RulesError, UnknownVariant
+from rules.errors import (
+    FenError,
+    IllegalMove,
+    NotationError,
+    RulesError,
+    UnknownVariant,
+)
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.notation import PASS

@@ -13,9 +13,9 @@ from rules import board_svg, notation
 from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
+from rules.patterns import Leap
 from rules.position import Move, Position
 from rules.repetition import Referee, Verdict
-from rules.patterns import Leap
 from rules.tables import _leap_targets, _rays, compile_variant
 from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from imapclient import IMAPClient, RECENT
+from imapclient import RECENT, IMAPClient
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 DOVECOT = shutil.which("dovecot", path=SBIN)

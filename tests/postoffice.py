@@ -15,9 +15,11 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from pbm import commands, intake, outbox
+from pbm import intake
+from pbm.commands import timers
 from pbm.config import load_config
-from pbm.store import open_db, transaction
+from pbm.model.db import open_db, transaction
+from pbm.outbox import queue
 
 SERVER = "pbm@pbm.test"
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22", "carol": "c4rol-pw", "root": "R00t-admin"}
@@ -71,7 +73,7 @@ class PostOffice:
         """Move the clock on and run the timers, as `pbm serve` does; returns the mail they sent."""
         self.now += timedelta(days=days)
         with transaction(self.db):
-            outbox.queue(self.db, self.config, commands.run_timers(self.db, self.config, self.now), self.now)
+            queue(self.db, self.config, timers.mails(self.db, self.config, self.now), self.now)
         return self._new_mail()
 
     def _new_mail(self) -> list[EmailMessage]:

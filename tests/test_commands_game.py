@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-import rules
-
 from postoffice import PostOffice, by_recipient, flat, text
+
+import rules
 
 # A short game to checkmate from the start position (double cannon mate), checked below against
 # the rules core: Red's central cannon takes e7, the second cannon comes behind it, mate.

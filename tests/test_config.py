@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, pbm_environment
+
 from pbm.config import ConfigError, load_config
 
 EXAMPLE = REPO / "config" / "pbm.toml"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, by_recipient, flat, text, opened
+from postoffice import PASSWORDS, PostOffice, by_recipient, flat, opened, text
 
-from pbm import ratings
+from pbm.model import ratings
 
 
 def player(user: str) -> str:

@@ -21,8 +21,9 @@ import time
 from email import message_from_bytes, policy
 from pathlib import Path
 
-import rules
 from conftest import PbmEnv, PbmServer, alive, wait_until, wire
+
+import rules
 
 BOARDS, PLIES, KILLS = 4, 10, 12
 PLAYERS = {"alice": "Sw0rdfish", "bob": "Hunter22"}

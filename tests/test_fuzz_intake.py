@@ -16,7 +16,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from postoffice import PASSWORDS, SERVER, PostOffice
 
-from pbm import inbound, intake, tokens
+from pbm import intake
+from pbm.mail import reading
+from pbm.model import tokens
 
 USERS = ("alice", "bob", "carol")
 CHARSETS = ("utf-8", "idna", "punycode", "x-no-such-charset", "iso-8859-1", "utf-7", "")
@@ -129,8 +131,8 @@ def test_hostile_mail_is_recorded_once_answered_at_most_once_and_never_leaks(off
         assert replies == [] or result.status == "duplicate"
     sender = office.db.execute("SELECT sender FROM inbound WHERE id = ?", [result.inbound_id]).fetchone()[0]
     # "multiple" (in the subject, or first in a token reply's body) answers each of its commands
-    parsed = inbound.parse(raw)
-    multiple = "multiple" in (inbound.header_text(parsed, "Subject") + inbound.body_text(parsed)).lower()
+    parsed = reading.parse(raw)
+    multiple = "multiple" in (reading.header_text(parsed, "Subject") + reading.body_text(parsed)).lower()
     assert multiple or sum(recipient == sender for recipient, _ in replies) <= 1
     for _, data in replies:
         for password in PASSWORDS.values():

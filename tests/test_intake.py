@@ -7,7 +7,6 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
 import pytest
-
 from conftest import PbmEnv
 from postoffice import plain
 

@@ -1,4 +1,4 @@
-"""pbm.inbound: real RFC 5322 bytes, as mail clients and robots send them, decoded into `Inbound`."""
+"""pbm.mail.reading: real RFC 5322 bytes, as mail clients and robots send them, decoded into `Incoming`."""
 from __future__ import annotations
 
 import base64
@@ -9,7 +9,7 @@ from email.mime.text import MIMEText
 
 import pytest
 
-from pbm import inbound
+from pbm.mail import reading
 
 OWN = "pbm@pbm.test"
 HEAD = b"From: Alice <alice@example.org>\r\nTo: pbm@pbm.test\r\nSubject: xiangqi move 101\r\n" \
@@ -17,7 +17,7 @@ HEAD = b"From: Alice <alice@example.org>\r\nTo: pbm@pbm.test\r\nSubject: xiangqi
 
 
 def decode(raw: bytes, **kwargs):
-    return inbound.decode(inbound.parse(raw), raw, OWN, **kwargs)
+    return reading.decode(reading.parse(raw), raw, OWN, **kwargs)
 
 
 def test_plain_message_fields() -> None:
@@ -93,7 +93,7 @@ def test_html_only_mail_is_read_through_its_text() -> None:
 def test_outlook_html_paragraphs_are_lines() -> None:
     html = ('<p class="MsoNormal">first<o:p></o:p></p><p class="MsoNormal">second</p>'
             '<p class="MsoNormal">&nbsp;</p><p>after a blank line</p>')
-    assert inbound.html_to_text(html) == "first\nsecond\n\nafter a blank line"
+    assert reading.html_to_text(html) == "first\nsecond\n\nafter a blank line"
 
 
 def test_alternative_prefers_plain_text() -> None:
@@ -137,9 +137,9 @@ def test_attachments_and_forwarded_mail_are_not_the_comment() -> None:
     b"",
 ])
 def test_broken_mime_never_raises(raw: bytes) -> None:
-    msg = inbound.parse(raw)
-    inbound.automatic_reason(msg, "someone@example.org", OWN)
-    got = inbound.decode(msg, raw, OWN, "someone@example.org")
+    msg = reading.parse(raw)
+    reading.automatic_reason(msg, "someone@example.org", OWN)
+    got = reading.decode(msg, raw, OWN, "someone@example.org")
     got.body.encode("utf-8")                # no lone surrogates left over
     got.subject.encode("utf-8")
 
@@ -160,7 +160,7 @@ def test_quoted_text_attribution_and_signature_are_dropped() -> None:
             "and a word after the quote\n"
             "-- \n"
             "Alice, sent from a phone\n")
-    assert inbound.strip_quotes(body) == "e3e4 is my answer\n\nand a word after the quote"
+    assert reading.strip_quotes(body) == "e3e4 is my answer\n\nand a word after the quote"
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -170,7 +170,7 @@ def test_quoted_text_attribution_and_signature_are_dropped() -> None:
     ("a line ending in wrote: stays when nothing is quoted after it, he wrote:", None),
 ])
 def test_quote_styles(text: str, kept: str | None) -> None:
-    assert inbound.strip_quotes(text) == (text if kept is None else kept)
+    assert reading.strip_quotes(text) == (text if kept is None else kept)
 
 
 @pytest.mark.parametrize("rcpt, headers, token", [
@@ -190,11 +190,11 @@ def test_missing_message_id_gets_a_stable_synthetic_one() -> None:
     raw = b"From: bob@example.org\r\nSubject: help\r\n\r\n"
     assert decode(raw).message_id == decode(raw).message_id
     assert decode(raw).message_id.startswith("<") and decode(raw).message_id.endswith("@pbm>")
-    assert inbound.dedup_key(inbound.parse(raw), raw).startswith("sha256:")
+    assert reading.dedup_key(reading.parse(raw), raw).startswith("sha256:")
 
 
 def test_server_addresses() -> None:
-    assert inbound.is_server_address("pbm@pbm.test", OWN)
-    assert inbound.is_server_address("PBM+anything@Pbm.Test", OWN)
-    assert not inbound.is_server_address("alice@pbm.test", OWN)
-    assert not inbound.is_server_address("pbm@other.test", OWN)
+    assert reading.is_server_address("pbm@pbm.test", OWN)
+    assert reading.is_server_address("PBM+anything@Pbm.Test", OWN)
+    assert not reading.is_server_address("alice@pbm.test", OWN)
+    assert not reading.is_server_address("pbm@other.test", OWN)

@@ -8,10 +8,10 @@ import json
 import re
 
 import pytest
-import rules
+from postoffice import PASSWORDS as OFFICE_PASSWORDS
+from postoffice import PostOffice, by_recipient, flat, opened, text
 
-from postoffice import PASSWORDS as OFFICE_PASSWORDS, opened
-from postoffice import PostOffice, by_recipient, flat, text
+import rules
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
 

@@ -38,9 +38,9 @@ from pyffish_playouts import (
     check_replay,
     compare_all,
     disagreements,
-    rules_checking_moves,
     is_pass,
     playout,
+    rules_checking_moves,
     split_move,
 )
 

@@ -6,7 +6,8 @@ import re
 
 from postoffice import PASSWORDS, PostOffice, text
 
-from pbm import games, replies
+from pbm.model import games
+from pbm.outbox import compose
 
 LIMIT = 78
 FEN = re.compile(r"\S+/\S+ [wb] ")
@@ -21,9 +22,9 @@ def test_the_openings_cover_every_game():
 
 def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch):
     rendered: set[str] = set()
-    real, real_html = replies.render, replies.render_html
-    monkeypatch.setattr(replies, "render", lambda name, /, **v: rendered.add(name) or real(name, **v))
-    monkeypatch.setattr(replies, "render_html",           # (checked for being rendered; HTML has
+    real, real_html = compose.render, compose.render_html
+    monkeypatch.setattr(compose, "render", lambda name, /, **v: rendered.add(name) or real(name, **v))
+    monkeypatch.setattr(compose, "render_html",           # (checked for being rendered; HTML has
                         lambda name, /, **v: rendered.add(name) or real_html(name, **v))  # no lines)
     post = PostOffice(tmp_path)
     post.signup("alice", "bob", "carol", "root")
@@ -48,7 +49,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} standings")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 3", sender="bob@example.org")
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
-    monkeypatch.setattr(replies, "has_template", lambda name: False)    # the page of a game
+    monkeypatch.setattr(compose, "has_template", lambda name: False)    # the page of a game
     for game in games.served():                                         # without its own help
         mails += post.send(f"{game} help")
     assert rendered >= {path.name for path in _templates()} - {"game_commands.j2"} - \

@@ -8,10 +8,9 @@ import smtplib
 import stat
 
 import pytest
+from conftest import PbmEnv, alive, wait_until, wire
 from postoffice import PASSWORDS, text
 from test_crash import KILLED, assert_each_reply_sent_once
-
-from conftest import PbmEnv, alive, wait_until, wire
 
 
 @pytest.fixture

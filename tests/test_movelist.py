@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 
 from pbm.commands import movelist
-from pbm.games import PlayedMove
+from pbm.model.games import PlayedMove
 
 
 @dataclass

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-
 from conftest import PbmEnv, free_port
-from pbm import outbox
+
 from pbm.config import load_config
-from pbm.messages import Outgoing
-from pbm.store import open_db, parse_timestamp, transaction
+from pbm.mail.messages import Outgoing
+from pbm.model.db import open_db, parse_timestamp, transaction
+from pbm.outbox import queue, sending
 
 RELAY_USER, RELAY_PASSWORD = "pbm-relay", "relay-Pa55word"
 
@@ -186,7 +186,7 @@ def _queue(env: PbmEnv, count: int) -> None:
     db = open_db(config)
     now = datetime.now(timezone.utc)
     with transaction(db):
-        outbox.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject=f"Xiangqi Board {i}",
+        queue(db, config, [Outgoing(to=f"p{i}@example.org", subject=f"Xiangqi Board {i}",
                                            body="board\n") for i in range(count)], now)
     db.close()
 
@@ -203,14 +203,14 @@ def test_backoff_and_giving_up(relay_env) -> None:
         [(queued, next_attempt)] = env.query("SELECT queued_at, next_attempt_at FROM outbox")
         return parse_timestamp(next_attempt) - parse_timestamp(queued)
 
-    assert outbox.send_due(db, config).retrying == 1
+    assert sending.send_due(db, config).retrying == 1
     assert due() >= timedelta(seconds=600)
-    assert outbox.send_due(db, config).retrying == 0          # not due yet: not tried
+    assert sending.send_due(db, config).retrying == 0          # not due yet: not tried
     assert relay.attempts == 1
-    assert outbox.send_due(db, config, force=True).retrying == 1
+    assert sending.send_due(db, config, force=True).retrying == 1
     assert due() >= timedelta(seconds=900)                    # doubled, capped at retry_max
     env.configure(outbound={"give_up_after": 0.0})
-    assert outbox.send_due(db, load_config(env.config_path), force=True).failed == 1
+    assert sending.send_due(db, load_config(env.config_path), force=True).failed == 1
     [(status, error)] = env.query("SELECT status, last_error FROM outbox")
     assert status == "failed" and error == "gave up after 3 attempts: 421 4.7.0 Busy"
 

@@ -8,10 +8,10 @@ from email import message_from_bytes, policy
 
 from test_outbox import Relay, relay_env  # noqa: F401  (a fixture)
 
-from pbm import outbox
 from pbm.config import load_config
-from pbm.messages import Outgoing
-from pbm.store import open_db, transaction
+from pbm.mail.messages import Outgoing
+from pbm.model.db import open_db, transaction
+from pbm.outbox import queue, sending
 
 RECIPIENTS = [f"p{i}@example.org" for i in range(4)]
 
@@ -20,7 +20,7 @@ def queue_interleaved(env, count: int) -> None:
     config = load_config(env.config_path)
     db = open_db(config)
     with transaction(db):
-        outbox.queue(db, config, [Outgoing(to=RECIPIENTS[n % len(RECIPIENTS)], subject=f"reply {n}",
+        queue(db, config, [Outgoing(to=RECIPIENTS[n % len(RECIPIENTS)], subject=f"reply {n}",
                                            body="board\n") for n in range(count)],
                      datetime.now(timezone.utc))
     db.close()
@@ -42,15 +42,15 @@ def test_after_an_outage_every_recipient_gets_their_replies_once_and_in_order(re
     queue_interleaved(env, 40)
     config = load_config(env.config_path)
     db = open_db(config)
-    first = outbox.send_due(db, config)
+    first = sending.send_due(db, config)
     assert first.retrying == 4 and first.sent > 0
     waiting = env.query("SELECT count(*) FROM outbox WHERE status = 'queued'")[0][0]
     assert waiting > first.retrying        # the later replies of those recipients wait for them
     for got in received(relay).values():
         assert got == sorted(got)
-    assert outbox.send_due(db, config).sent == 0             # nothing may overtake a deferred reply
+    assert sending.send_due(db, config).sent == 0             # nothing may overtake a deferred reply
     while env.query("SELECT count(*) FROM outbox WHERE status = 'queued'")[0][0]:
-        outbox.send_due(db, config, force=True)             # the relay is back
+        sending.send_due(db, config, force=True)             # the relay is back
     order = received(relay)
     assert sum(map(len, order.values())) == 40              # each once
     for recipient, got in order.items():

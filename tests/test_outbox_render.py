@@ -1,4 +1,4 @@
-"""The bytes of a reply, as `outbox.render` writes them (headers without the email generator):
+"""The bytes of a reply, as `render` writes them (headers without the email generator):
 RFC 5322 line lengths and folding, RFC 2047 words for what is not ASCII, CRLF line ends -- checked
 by parsing them back with the `email` package, as a mail client would."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm import outbox
 from pbm.config import load_config
-from pbm.messages import Outgoing
+from pbm.mail.messages import Outgoing
+from pbm.outbox import render as rendering
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 CONFIG = load_config(None)
@@ -21,7 +21,7 @@ CONFIG = load_config(None)
 
 def render(out: Outgoing, name: str = "pbm") -> bytes:
     config = dataclasses.replace(CONFIG, server=dataclasses.replace(CONFIG.server, name=name))
-    return outbox.render(config, out, NOW)[1]
+    return rendering.render(config, out, NOW)[1]
 
 
 def header_lines(raw: bytes) -> list[bytes]:

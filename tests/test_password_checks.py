@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from postoffice import PASSWORDS, PostOffice, text
 
-from pbm import accounts
+from pbm.model import accounts
 
 
 def new_process() -> None:

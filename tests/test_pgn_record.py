@@ -11,7 +11,7 @@ from pgn_reader import read
 from postoffice import PASSWORDS, PostOffice, text
 
 import rules
-from pbm import games
+from pbm.model import games
 
 PLIES = 40
 

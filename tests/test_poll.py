@@ -8,9 +8,8 @@ import subprocess
 import time
 
 import pytest
-from imapclient import SEEN
-
 from conftest import PBM, PbmEnv, pbm_environment
+from imapclient import SEEN
 
 pytest.register_assert_rewrite("dovecot")
 pytest_plugins = ["dovecot"]    # its fixtures: dovecot, plain_dovecot, dovecot_server

@@ -7,11 +7,11 @@ import hashlib
 from email import policy
 
 import pytest
-
 from postoffice import PASSWORDS, SERVER, PostOffice, opened
 
-from pbm import accounts, games, intake
-from pbm.preparers import Preparers
+from pbm import intake
+from pbm.model import accounts, games
+from pbm.runners.preparers import Preparers
 
 
 @pytest.fixture

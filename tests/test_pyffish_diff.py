@@ -21,8 +21,8 @@ pyffish holds the GIL, so the playouts run in one process per core (pyffish_play
 """
 from __future__ import annotations
 
-import random
 import functools
+import random
 from collections import Counter
 
 import pyffish as sf

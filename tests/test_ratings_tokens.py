@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import pytest
-
-from pbm import ratings, tokens
 from postoffice import PostOffice
 
+from pbm.model import ratings, tokens
 
 GAME = 1                                # the game every rating change here is recorded for
 

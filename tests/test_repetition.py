@@ -2,10 +2,9 @@
 positions built so that the verdict follows from that clause alone."""
 import json
 import pathlib
+import re
 import subprocess
 import sys
-
-import re
 
 import pytest
 

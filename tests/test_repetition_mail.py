@@ -2,8 +2,8 @@
 repeat, and the move completing the third occurrence ends the game for both players."""
 from __future__ import annotations
 
-from test_repetition import CYCLE, ROOK_FOLLOWS_CANNON
 from postoffice import plain
+from test_repetition import CYCLE, ROOK_FOLLOWS_CANNON
 
 
 def body(mail) -> str:

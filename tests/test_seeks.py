@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from postoffice import PASSWORDS, PostOffice, text
 
-from pbm import games
+from pbm.model import games
 
 
 def by_to(mails):

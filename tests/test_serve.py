@@ -6,7 +6,6 @@ import sqlite3
 import threading
 
 import pytest
-
 from conftest import PbmEnv, PbmServer, alive, wait_until, wire
 from postoffice import plain
 

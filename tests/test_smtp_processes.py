@@ -7,7 +7,6 @@ import signal
 import smtplib
 
 import pytest
-
 from conftest import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
 from postoffice import plain
 

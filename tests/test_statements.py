@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from email import policy
 
 import pytest
-
-from pbm import intake, outbox
 from postoffice import PASSWORDS, PostOffice, opened, text
+
+from pbm import intake
+from pbm.outbox import claims, sending
 
 LIMIT = 15
 
@@ -101,7 +102,7 @@ def test_a_command_that_fails_in_a_group_takes_back_only_its_own_work(post, monk
     and its sender told), the messages before and after it keep theirs."""
     post.move(101, "alice", "h3e3")
     post.move(101, "bob", "h10g8")
-    handle = intake.commands.handle
+    handle = intake.dispatch.handle
 
     def buggy(db, config, message, now):
         handled = handle(db, config, message, now)
@@ -109,7 +110,7 @@ def test_a_command_that_fails_in_a_group_takes_back_only_its_own_work(post, monk
             raise ZeroDivisionError("a bug, after the command wrote")
         return handled
 
-    monkeypatch.setattr(intake.commands, "handle", buggy)
+    monkeypatch.setattr(intake.dispatch, "handle", buggy)
     moves = [("alice", "h1g3"), ("bob", "i10h10"), ("alice", "i1h1")]
     arrivals = [intake.prepare(post.db, post.config, intake.Delivery(by_subject(post, user, move)))
                 for user, move in moves]
@@ -134,9 +135,9 @@ def test_a_process_that_sends_its_own_replies_claims_them_as_it_queues_them(post
     seen: list[str] = []
     post.db.conn.set_trace_callback(seen.append)
     result = intake.accept(post.db, post.config, by_subject(post, "alice", "h1g3"), "alice@example.org",
-                           ["pbm@pbm.test"], now=post.now, claimant=outbox.claimant())
+                           ["pbm@pbm.test"], now=post.now, claimant=claims.claimant())
     assert seen.count("COMMIT") == 1
-    report = outbox.send_due(post.db, post.config, ids=result.outbox_ids)
+    report = sending.send_due(post.db, post.config, ids=result.outbox_ids)
     post.db.conn.set_trace_callback(None)
     assert report.sent == 2 and report.claimed == 2
     assert sum(s.startswith("BEGIN") for s in seen) == seen.count("COMMIT") == 2, "\n".join(seen)
@@ -153,11 +154,11 @@ def test_a_reply_claimed_as_it_was_queued_waits_for_an_older_one_to_its_reader(p
     older = post.db.execute("SELECT max(id) FROM outbox WHERE recipient = 'bob@example.org'").fetchone()[0]
     post.db.execute("UPDATE outbox SET status = 'queued', next_attempt_at = '2999-01-01' WHERE id = ?", [older])
     result = intake.accept(post.db, post.config, by_subject(post, "bob", "h10g8"), "bob@example.org",
-                           ["pbm@pbm.test"], now=post.now, claimant=outbox.claimant())
+                           ["pbm@pbm.test"], now=post.now, claimant=claims.claimant())
     statuses = dict(post.db.execute("SELECT recipient, status FROM outbox WHERE id IN (?, ?)",
                                     result.outbox_ids).fetchall())
     assert statuses == {"bob@example.org": "queued", "alice@example.org": "sending"}
-    outbox.send_due(post.db, post.config, ids=result.outbox_ids)
+    sending.send_due(post.db, post.config, ids=result.outbox_ids)
     assert dict(post.db.execute("SELECT recipient, status FROM outbox WHERE id IN (?, ?)",
                                 result.outbox_ids).fetchall()) == {"bob@example.org": "queued",
                                                                     "alice@example.org": "sent"}

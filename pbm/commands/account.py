@@ -8,14 +8,15 @@ not confirmed by mail (as in pbmserv).  A forgotten password: `password reset US
 one-time code (an hour, single use) to every registered address of the user, at most one per 15
 minutes -- a request inside that time is recorded but not answered, so that nobody can fill a
 player's mailbox; `password set USERID CODE NEW` then sets the new password, a wrong code counting
-as a wrong password for the guessing limit (pbm.guard).  Any new password revokes the user's reply
+as a wrong password for the guessing limit (pbm.model.guard).  Any new password revokes the user's reply
 tokens, and every registered address is told that it changed.
 """
 from __future__ import annotations
 
-from pbm import accounts, games, replies
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
+from pbm.model import accounts, games
+from pbm.outbox import compose
 
 
 def signup(ctx: Context, req: Request) -> None:
@@ -29,7 +30,7 @@ def signup(ctx: Context, req: Request) -> None:
     problem = accounts.password_problem(password, user_id)
     if problem:
         raise CommandError(f"That password cannot be used: {problem}.")
-    addresses = _addresses(ctx, given or [ctx.inbound.sender])
+    addresses = _addresses(ctx, given or [ctx.incoming.sender])
     accounts.create(ctx.db, user_id, password, addresses, ctx.now)
     ctx.answer(f"Welcome to {ctx.config.server.name}, {user_id}", "welcome.j2", user=user_id,
                addresses=addresses, server=ctx.config.server.address, games=games.served())
@@ -52,13 +53,13 @@ def reset_password(ctx: Context, req: Request) -> None:
     mailed = accounts.addresses(ctx.db, user.id)
     name = ctx.config.server.name
     for address in mailed:
-        ctx.out.append(replies.notify(address, f"{name}: password reset code for {user.id}", replies.render(
+        ctx.out.append(compose.notify(address, f"{name}: password reset code for {user.id}", compose.render(
             "account.j2", lines=[f"Someone (you, we hope) asked to reset the password of {user.id}.",
                                  "To set a new password, send the subject", "",
                                  f"    password set {user.id} {code} NEWPASSWORD", "",
                                  "within an hour; the code works once. If you did not ask for it, "
                                  "ignore this mail:", "your password stays as it is."])))
-    if ctx.inbound.sender.lower() not in mailed:
+    if ctx.incoming.sender.lower() not in mailed:
         ctx.answer(f"{name}: password reset for {user.id}", "account.j2",
                    lines=[f"A one-time code was mailed to the registered addresses of {user.id}.",
                           "It works for an hour."])
@@ -86,9 +87,9 @@ def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None
              "addresses of game mails sent before: answer newer ones."]
     ctx.answer(f"{name}: password changed for {user_id}", "account.j2", lines=lines)
     for address in accounts.addresses(ctx.db, user_id):
-        if address != ctx.inbound.sender.lower():
-            ctx.out.append(replies.notify(address, f"{name}: password changed for {user_id}",
-                                          replies.render("account.j2", lines=lines)))
+        if address != ctx.incoming.sender.lower():
+            ctx.out.append(compose.notify(address, f"{name}: password changed for {user_id}",
+                                          compose.render("account.j2", lines=lines)))
 
 
 def set_preferences(ctx: Context, req: Request) -> None:

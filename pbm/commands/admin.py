@@ -8,12 +8,18 @@ has no result and is not rated.
 """
 from __future__ import annotations
 
-from pbm import games
 from pbm.commands import notify, turns
-from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
-                               require_player)
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
 from pbm.commands.parse import Request
-from pbm.games import Board
+from pbm.model import games
+from pbm.model.games import Board
 
 
 def _admin(ctx: Context, req: Request) -> tuple[Board, str]:

@@ -1,4 +1,4 @@
-"""`vacation USERID PASSWORD DAYS|off`: a player away stops every clock of theirs (pbm.vacations keeps
+"""`vacation USERID PASSWORD DAYS|off`: a player away stops every clock of theirs (pbm.model.vacations keeps
 the record and the yearly allowance).
 
 Decisions: a new `vacation` while one runs replaces it (its days so far count, the rest are given
@@ -8,11 +8,12 @@ the opponents of every running game are told when it begins, and the player when
 """
 from __future__ import annotations
 
-from pbm import accounts, games, replies, vacations
 from pbm.commands import notify, turns
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
-from pbm.store import timestamp
+from pbm.model import accounts, games, vacations
+from pbm.model.db import timestamp
+from pbm.outbox import compose
 
 MIN_DAYS = 1.0
 ALL_GAMES = 1000                        # running games of one player: far more than anyone plays
@@ -77,12 +78,12 @@ def ended(ctx: Context, away: vacations.Vacation) -> None:
     lines = come_back(ctx, away)
     address = accounts.mail_address(ctx.db, away.user_id)
     if address:
-        ctx.out.append(replies.notify(address, f"{ctx.config.server.name}: vacation over",
-                                      replies.render("account.j2", lines=lines)))
+        ctx.out.append(compose.notify(address, f"{ctx.config.server.name}: vacation over",
+                                      compose.render("account.j2", lines=lines)))
 
 
 def _tell(ctx: Context, board: games.Board, user: str, line: str) -> None:
     address = accounts.mail_address(ctx.db, user)
     if address:
-        ctx.out.append(replies.notify(address, notify.subject(board), replies.render("note.j2", lines=[line]),
+        ctx.out.append(compose.notify(address, notify.subject(board), compose.render("note.j2", lines=[line]),
                                       root=notify.thread(ctx, board), kind="note"))

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbm import accounts, games, guard, replies
 from pbm.commands import parse
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
-from pbm.games import Board
-from pbm.messages import Inbound, Outgoing
-from pbm.store import Database
+from pbm.mail.messages import Incoming, Outgoing
+from pbm.model import accounts, games, guard
+from pbm.model.db import Database
+from pbm.model.games import Board
+from pbm.outbox import compose
 
 
 class CommandError(Exception):
@@ -22,7 +23,7 @@ class CommandError(Exception):
 
 class Unanswered(CommandError):
     """The command is refused without an answer: a password attempt while the guessing limit holds
-    (pbm.guard), whose answer would be backscatter to a possibly forged From."""
+    (pbm.model.guard), whose answer would be backscatter to a possibly forged From."""
 
 
 @dataclass
@@ -31,11 +32,11 @@ class Context:
 
     db: Database
     config: Config
-    inbound: Inbound | None
+    incoming: Incoming | None
     now: datetime
     out: list[Outgoing] = field(default_factory=list)
     request: Request | None = None
-    failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.guard)
+    failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.model.guard)
     quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
     secrets: set[str] = field(default_factory=set)          # every password word seen
     published: set[str] = field(default_factory=set)        # lines shown to others (`publish`)
@@ -45,8 +46,8 @@ class Context:
 
     def answer(self, subject: str, template: str, /, **values: object) -> None:
         """Mail a rendered template back to the sender."""
-        assert self.inbound is not None
-        self.out.append(replies.answer(self.inbound, subject, replies.render(template, **values)))
+        assert self.incoming is not None
+        self.out.append(compose.answer(self.incoming, subject, compose.render(template, **values)))
 
     def mask(self, text: str) -> str:
         return self.request.mask(text) if self.request else text
@@ -104,7 +105,7 @@ class Command:
 
 def authenticate(ctx: Context, user_word: str, password: str) -> str:
     """The user id, once `password` is right for it; else CommandError (Unanswered while the
-    guessing limit holds: see pbm.guard)."""
+    guessing limit holds: see pbm.model.guard)."""
     return prove(ctx, user_word, lambda user: accounts.verify_password(password, user.password),
                  "Invalid password for {user}. Passwords are case-sensitive. If you have forgotten "
                  "it, send: password reset {user}")
@@ -113,9 +114,9 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
 def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
     """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
     right; else CommandError(`wrong` with {user} filled in), every failure counted by the guessing
-    limit (pbm.guard), which refuses unanswered while it holds -- but never to the user's own
+    limit (pbm.model.guard), which refuses unanswered while it holds -- but never to the user's own
     address."""
-    sender = ctx.inbound.sender if ctx.inbound else ""
+    sender = ctx.incoming.sender if ctx.incoming else ""
     user, own = accounts.claimed(ctx.db, user_word, sender)
     counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
     if not own and guard.locked_until(ctx.db, ctx.config, counted, ctx.now):

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
-from pbm.games import Board, PlayedMove
+from pbm.model.games import Board, PlayedMove
 
 KEPT = 1000             # lists a thread keeps: one per board played on lately
 

@@ -11,13 +11,13 @@ import urllib.parse
 from typing import NamedTuple
 
 import rules
-
-from pbm import accounts, games, pgn, replies, tokens, vacations
 from pbm.commands import movelist
 from pbm.commands.base import Context
-from pbm.company import Company, gather
-from pbm.games import Board
-from pbm.messages import Outgoing
+from pbm.mail.messages import Outgoing
+from pbm.model import accounts, games, pgn, tokens, vacations
+from pbm.model.games import Board
+from pbm.model.readers import Company, gather
+from pbm.outbox import compose
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -43,7 +43,7 @@ def error_subject(board: Board) -> str:
 
 
 def thread(ctx: Context, board: Board) -> str:
-    return replies.thread_id(ctx.config.server.address, board.variant, board.number)
+    return compose.thread_id(ctx.config.server.address, board.variant, board.number)
 
 
 def reply_address(ctx: Context, board: Board, user: str, epoch: int | None = None) -> str:
@@ -138,7 +138,7 @@ def analysis_link(variant: str, fen: str) -> str:
 
 def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = None) -> dict:
     """`summary` for whoever sent the query: as the user the sender's address belongs to likes it."""
-    user = accounts.user_of_address(ctx.db, ctx.inbound.sender, board.players) if ctx.inbound else None
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players) if ctx.incoming else None
     return summary(board, game, upto=upto, viewer=user,
                    prefs=accounts.preferences(ctx.db, user) if user else None, away=away_lines(ctx, board))
 
@@ -179,26 +179,26 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:
         recipients = [*board.players, *known.observers]
-    answered = actor is not None and ctx.inbound is not None
+    answered = actor is not None and ctx.incoming is not None
     everyone = [actor, *recipients] if answered else recipients
     strangers = [user for user in dict.fromkeys(everyone) if user not in known.readers]
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
         body, html = _body(ctx, board, game, mail, actor, who, None)
-        ctx.out.append(replies.answer(
-            ctx.inbound, subject(board, new=new), body, html=html, root=root,
+        ctx.out.append(compose.answer(
+            ctx.incoming, subject(board, new=new), body, html=html, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     for user in dict.fromkeys(recipients):
-        if user == actor and ctx.inbound is not None:
+        if user == actor and ctx.incoming is not None:
             continue
         who = readers[user]
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
         body, html = _body(ctx, board, game, mail, user, who, attached)
-        ctx.out.append(replies.notify(
+        ctx.out.append(compose.notify(
             who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
@@ -213,13 +213,13 @@ class _BoardMail(NamedTuple):
 
 
 def record(ctx: Context, board: Board) -> str:
-    """The game's PGN (pbm.pgn), with the comments and chat of its players."""
+    """The game's PGN (pbm.model.pgn), with the comments and chat of its players."""
     return pgn.record(board, games.comments(ctx.db, board), ctx.config.server.address)
 
 
 def _kind(board: Board, user: str) -> str:
     """A board mail is a turn mail to the player to move, else a note: a reply to a note that is
-    not a move is chat (pbm.commands.chat_or_play)."""
+    not a move is chat (pbm.commands.dispatch.chat_or_play)."""
     return "turn" if board.status == games.ACTIVE and board.to_move == user else "note"
 
 
@@ -227,7 +227,7 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
     """A short answer about a game (queue, chat, unsubscribe), in the game's thread; to a player
     proven by password or token, with their reply address, so that the answer can be answered."""
     proven = ctx.actor in board.players
-    return replies.answer(ctx.inbound, subject(board), replies.render("note.j2", lines=[line]),
+    return compose.answer(ctx.incoming, subject(board), compose.render("note.j2", lines=[line]),
                           root=thread(ctx, board),
                           reply_to=reply_address(ctx, board, ctx.actor) if proven else None, kind="note")
 
@@ -235,13 +235,13 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []
-    body = replies.render("chat.j2", title=board.title, number=board.number, author=author, text=text,
+    body = compose.render("chat.j2", title=board.title, number=board.number, author=author, text=text,
                           status=status_lines(board, board.replay()) + away_lines(ctx, board))
     for user in users:
         address = accounts.mail_address(ctx.db, user)
         if address is None:
             continue
-        ctx.out.append(replies.notify(
+        ctx.out.append(compose.notify(
             address, subject(board, comment=True), body, root=thread(ctx, board),
             reply_to=reply_address(ctx, board, user) if user in board.players else None, kind="chat"))
         sent.append(user)
@@ -255,8 +255,8 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=footer(board, game, user, user in mail.observers))
-    html = replies.render_html("board.html.j2", **values) if values["svg"] else ""
-    return replies.render("board.j2", **values), html
+    html = compose.render_html("board.html.j2", **values) if values["svg"] else ""
+    return compose.render("board.j2", **values), html
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> str:

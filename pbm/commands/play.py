@@ -15,14 +15,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
-
-from pbm import accounts, games
 from pbm.commands import notify, setups, turns
-from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
-                               require_player)
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
 from pbm.commands.parse import Request
-from pbm.games import Board
-from pbm.store import timestamp
+from pbm.model import accounts, games
+from pbm.model.db import timestamp
+from pbm.model.games import Board
 
 MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).
@@ -42,7 +47,7 @@ def challenge(ctx: Context, req: Request) -> None:
     if first == second:
         raise CommandError("A player cannot challenge themselves: name two different users.")
     challenger = next((u for u in (first, second)
-                       if accounts.owns_address(ctx.db, u, ctx.inbound.sender)), None)
+                       if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
     if challenger is None:
         raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
                            f"or {second}, and {ctx.inbound.sender} is not. Send it from such an "

@@ -6,12 +6,19 @@ with 100,000 finished games answers as fast as one with a hundred.
 from __future__ import annotations
 
 import rules
-
-from pbm import accounts, bounces, games, pgn, ratings, replies, vacations
 from pbm.commands import notify
-from pbm.commands.base import CommandError, Context, board_number, describe_end, find_board, load_board
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    board_number,
+    describe_end,
+    find_board,
+    load_board,
+)
 from pbm.commands.parse import Request
-from pbm.games import Board
+from pbm.model import accounts, games, pgn, ratings, vacations
+from pbm.model.games import Board
+from pbm.outbox import bounces, compose
 
 MAX_BOARDS = 20         # board mails for one show command
 MAX_LISTED = 100        # lines of a games or history list
@@ -123,9 +130,9 @@ def record(ctx: Context, req: Request) -> None:
     board = load_board(ctx, req.game, req.args[0])
     text = notify.record(ctx, board)
     name = pgn.filename(board)
-    ctx.out.append(replies.answer(
-        ctx.inbound, f"{board.title} Board {board.number} record",
-        replies.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text),
+    ctx.out.append(compose.answer(
+        ctx.incoming, f"{board.title} Board {board.number} record",
+        compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text),
         root=notify.thread(ctx, board), attachments=((name, text),)))
 
 

@@ -10,11 +10,11 @@ cannot fail on them.
 from __future__ import annotations
 
 import rules
-
-from pbm import accounts, games, replies, seeks
 from pbm.commands import play, turns
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
+from pbm.model import accounts, games, seeks
+from pbm.outbox import compose
 
 MAX_LISTED = 50
 
@@ -80,7 +80,7 @@ def expire(ctx: Context, limit: int) -> None:
         address = accounts.mail_address(ctx.db, lapsed.user_id)
         if address:
             title = games.TITLES[lapsed.variant]
-            ctx.out.append(replies.notify(address, f"{title} seek {lapsed.id} expired", replies.render(
+            ctx.out.append(compose.notify(address, f"{title} seek {lapsed.id} expired", compose.render(
                 "note.j2", lines=[f"Nobody took your {title} seek {lapsed.id} ({seeks.terms(lapsed)}) "
                                   f"in {ctx.config.server.seek_days:g} days, so it is withdrawn. "
                                   f"Post a new one to try again."])))

@@ -18,14 +18,19 @@ Decisions (the spec is silent):
 from __future__ import annotations
 
 import rules
-from rules.variant import Arrangement
-
-from pbm import games
 from pbm.commands import notify, turns
-from pbm.commands.base import (CommandError, Context, authenticate, load_board, require_active,
-                               require_player)
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
 from pbm.commands.parse import Request
-from pbm.games import Board
+from pbm.model import games
+from pbm.model.games import Board
+from rules.variant import Arrangement
 
 
 def setup(ctx: Context, req: Request) -> None:

@@ -7,15 +7,39 @@ and expires_at.
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
-from pbm import accounts, games, guard, vacations
 from pbm.commands import away as vacation
 from pbm.commands import notify, seeking, turns
 from pbm.commands.base import Context
-from pbm.store import parse_timestamp, timestamp
+from pbm.config import Config
+from pbm.mail.messages import Outgoing
+from pbm.model import accounts, games, guard, received, vacations
+from pbm.model.db import Database, parse_timestamp, timestamp, transaction
+from pbm.outbox.queue import queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
+
+
+def run_due(db: Database, config: Config) -> int:
+    """Run the timers in one transaction of their own (`pbm timers`); returns the mails queued."""
+    with transaction(db):
+        return queue_due(db, config)
+
+
+def queue_due(db: Database, config: Config) -> int:
+    """The timers and the purge of old message bodies (retention), inside the caller's transaction
+    (`pbm serve` has its writer run this); returns the mails queued."""
+    now = datetime.now(timezone.utc)
+    received.purge(db, config, now)
+    return len(queue(db, config, mails(db, config, now), now))
+
+
+def mails(db: Database, config: Config, now: datetime) -> list[Outgoing]:
+    """What the timers due at `now` have to say, without queueing it."""
+    ctx = Context(db, config, None, now)
+    run(ctx)
+    return ctx.out
 
 
 def run(ctx: Context) -> None:

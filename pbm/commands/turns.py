@@ -18,12 +18,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
-
-from pbm import games, ratings
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context
-from pbm.games import Board
-from pbm.store import parse_timestamp, timestamp
+from pbm.model import games, ratings
+from pbm.model.db import parse_timestamp, timestamp
+from pbm.model.games import Board
 
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",

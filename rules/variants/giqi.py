@@ -16,7 +16,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.errors import RulesError
-from rules.patterns import CANNON, DIAGONAL, HOP, ORTHOGONAL, Leap, Slide, mirrored, rotations, steps
+from rules.patterns import (
+    CANNON,
+    DIAGONAL,
+    HOP,
+    ORTHOGONAL,
+    Leap,
+    Slide,
+    mirrored,
+    rotations,
+    steps,
+)
 from rules.variant import PieceType, Points, Region, Variant, switch
 
 START_FEN = "lhegkgehl/1r2n2b1/fpfyfyfpf/9/9/9/FPFYFYFPF/1B2N2R1/LHEGKGEHL[] w KQkq - 0 1"

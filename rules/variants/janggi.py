@@ -13,8 +13,24 @@ from collections.abc import Mapping
 
 from rules.errors import RulesError
 from rules.fen import with_arrangement
-from rules.patterns import DIAGONAL, HOP_ONLY, ORTHOGONAL, Leap, Slide, mirrored, rotations, steps
-from rules.variant import Arrangement, PieceType, Region, Variant, choose_arrangement, switch
+from rules.patterns import (
+    DIAGONAL,
+    HOP_ONLY,
+    ORTHOGONAL,
+    Leap,
+    Slide,
+    mirrored,
+    rotations,
+    steps,
+)
+from rules.variant import (
+    Arrangement,
+    PieceType,
+    Region,
+    Variant,
+    choose_arrangement,
+    switch,
+)
 from rules.variants.xiangqi import HORSE_PATHS, PALACE_DIAGONALS
 
 STANDARD_FEN = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"

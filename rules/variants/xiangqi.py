@@ -4,7 +4,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.errors import RulesError
-from rules.patterns import CANNON, DIAGONAL, ORTHOGONAL, Leap, Slide, mirrored, rotations, steps
+from rules.patterns import (
+    CANNON,
+    DIAGONAL,
+    ORTHOGONAL,
+    Leap,
+    Slide,
+    mirrored,
+    rotations,
+    steps,
+)
 from rules.variant import PieceType, Region, Variant
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"

@@ -1,7 +1,7 @@
 """The processes of `pbm serve` and the links between them.
 
 The main process (the one writer of the database) starts child processes -- the SMTP processes
-(pbm.smtp_listener) and the outbox process (pbm.outbox_process) -- each with a socket pair to it, over which
+(pbm.runners.listener) and the outbox process (pbm.runners.outbox) -- each with a socket pair to it, over which
 they exchange length-prefixed pickles: only between processes of one server, which trust each other.
 The main process reads its links with asyncio; the outbox process, which has nothing else to wait
 for, with plain blocking calls.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 
-from pbm.messages import Inbound, Outgoing
+from pbm.mail.messages import Incoming, Outgoing
 
 
 def load_templates() -> dict[str, str]:
@@ -78,12 +78,12 @@ def render(template: str, /, **values: object) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def answer(inbound: Inbound, subject: str, body: str, *, root: str | None = None,
+def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
            attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
-    references = tuple(dict.fromkeys(r for r in (root, inbound.message_id) if r))
-    return Outgoing(to=inbound.sender, subject=subject, body=body, in_reply_to=inbound.message_id,
+    references = tuple(dict.fromkeys(r for r in (root, incoming.message_id) if r))
+    return Outgoing(to=incoming.sender, subject=subject, body=body, in_reply_to=incoming.message_id,
                     references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind,
                     html=html, attachments=attachments)
 

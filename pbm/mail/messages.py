@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class Inbound:
+class Incoming:
     """A decoded inbound message, already judged not to be automatic mail."""
 
     message_id: str          # the Message-ID header, or a synthetic "<sha256@pbm>" when missing

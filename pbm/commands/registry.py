@@ -4,11 +4,11 @@ The help commands live here because they print this table."""
 from __future__ import annotations
 
 import rules
-
-from pbm import games, replies
 from pbm.commands import account, admin, away, play, queries, seeking, setups, turns
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
+from pbm.model import games
+from pbm.outbox import compose
 
 
 def server_help(ctx: Context, req: Request) -> None:
@@ -39,7 +39,7 @@ def game_help(ctx: Context, req: Request) -> None:
 
 
 def _game_help(ctx: Context, variant: str) -> None:
-    template = f"{variant}_help.j2" if replies.has_template(f"{variant}_help.j2") else "game_help.j2"
+    template = f"{variant}_help.j2" if compose.has_template(f"{variant}_help.j2") else "game_help.j2"
     start = rules.Game.new(variant)
     ctx.answer(f"{games.TITLES[variant]} help", template, title=games.TITLES[variant], variant=variant,
                commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
@@ -205,7 +205,7 @@ def resolve(req: Request) -> Command:
                                f"\"{first} help\" or \"{first} show 101\".")
         command = GAME_VERBS.get(words[1].lower())
         if command is None:  # the second word may be a password put in the wrong place: not quoted
-            import difflib      # only for this mistake: every `pbm deliver` would pay its import
+            import difflib  # only for this mistake: every `pbm deliver` would pay its import
             near = difflib.get_close_matches(words[1].lower(), {c.verb for c in COMMANDS if c.game}, n=1)
             raise CommandError(f"The second word of a {first} command is its verb, and that word "
                                f"is not one{f' (did you mean {near[0]}?)' if near else ''}. The "

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timezone
 
-from pbm import outbox
 from pbm.config import Config
-from pbm.messages import Outgoing
-from pbm.store import Database, timestamp
+from pbm.mail.messages import Outgoing
+from pbm.model.db import Database, timestamp
+from pbm.outbox import queue
 
 
 def refused_addresses(db: Database, addresses: Iterable[str]) -> dict[str, str]:
@@ -39,7 +39,7 @@ def refused(db: Database, *, config: Config, row_id: int, recipient: str, subjec
                [address, timestamp(now), timestamp(now), reason])
     failures = db.execute("SELECT failures FROM bounces WHERE address = ?", [address]).fetchone()[0]
     skipped = (f"\nThat is the {failures}th refusal: mail to {recipient} is no longer sent."
-               if failures >= outbox.BOUNCING_AFTER else "")
+               if failures >= queue.BOUNCING_AFTER else "")
     notices = []
     if address not in (a.lower() for a in config.admins.notify):      # no notices about notices
         notices += [Outgoing(to=admin, subject=f"{config.server.name}: a reply was refused",
@@ -54,4 +54,4 @@ def refused(db: Database, *, config: Config, row_id: int, recipient: str, subjec
                                   f"    {reason}\n(\"{subject}\").{skipped}\nTo have game mail sent "
                                   f"here instead, send: change address {user_id} PASSWORD {other}\n",
                              auto_submitted="auto-generated") for other in others]
-    outbox.queue(db, config, notices, now)
+    queue(db, config, notices, now)

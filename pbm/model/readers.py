@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pbm import accounts, vacations
-from pbm.games import Board
-from pbm.store import Database, parse_timestamp
+from pbm.model import accounts, vacations
+from pbm.model.db import Database, parse_timestamp
+from pbm.model.games import Board
 
 
 class Company(NamedTuple):

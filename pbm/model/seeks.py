@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbm.store import Database, timestamp
+from pbm.model.db import Database, timestamp
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from pbm.store import Database, parse_timestamp, timestamp
+from pbm.model.db import Database, parse_timestamp, timestamp
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MIN_PASSWORD = 8                        # so that a move (at most 7 characters) is never a password
@@ -122,7 +122,7 @@ def _scrypt_check(password: str, stored: str) -> bool:
 
 def remember(password: str, stored: str, right: bool) -> None:
     """Remember whether `password` is right for the hash `stored`: checked with scrypt here, or in
-    `pbm serve` by the SMTP process that passed the message on (pbm.smtp_listener)."""
+    `pbm serve` by the SMTP process that passed the message on (pbm.runners.listener)."""
     mac = _mac(password)
     with _verified_lock:
         if right:
@@ -150,7 +150,7 @@ def remembered(password: str, stored: str) -> bool | None:
 # Across processes (each `pbm deliver` is one): a password found right is remembered in the database
 # for CHECK_TTL, under a keyed hash of it with its stored hash -- useless without the server secret,
 # and void once the password changes.  A wrong password is never remembered this way: each one
-# costs scrypt, and counts for the guessing limit (pbm.guard).
+# costs scrypt, and counts for the guessing limit (pbm.model.guard).
 CHECK_TTL = timedelta(minutes=15)
 
 
@@ -194,7 +194,7 @@ def create(db: Database, user_id: str, password: str, addresses: list[str],
 
 
 def set_password(db: Database, user_id: str, password: str) -> None:
-    """A new password also revokes the user's reply tokens (pbm.tokens): whoever could read the
+    """A new password also revokes the user's reply tokens (pbm.model.tokens): whoever could read the
     old game mails may be who the player is shutting out."""
     db.execute("UPDATE users SET password = ?, token_epoch = token_epoch + 1 WHERE id = ?",
                [hash_password(password), user_id])

@@ -1,8 +1,8 @@
 """The database schema, as an append-only list of migrations.
 
-MIGRATIONS[i] brings a database from schema version i to i + 1 (pbm.store applies what is missing,
+MIGRATIONS[i] brings a database from schema version i to i + 1 (pbm.model.db applies what is missing,
 in one transaction, and records the version in `schema_version`).  Never edit a migration that has
-been released: append a new one.  Times are UTC text from `pbm.store.timestamp()`, so they sort.
+been released: append a new one.  Times are UTC text from `pbm.model.db.timestamp()`, so they sort.
 """
 from __future__ import annotations
 
@@ -43,12 +43,12 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 CREATE INDEX outbox_inbound ON outbox (inbound_id);
 """
 
-# 2: accounts, games and ratings (pbm.accounts, pbm.games, pbm.ratings).  Every query the commands run
+# 2: accounts, games and ratings (pbm.model.accounts, pbm.model.games, pbm.model.ratings).  Every query the commands run
 # per message is served by an index, so a command costs the same with 100 or 100,000 finished games.
 GAMES = """
 CREATE TABLE users (
     id TEXT PRIMARY KEY,                -- lower case; never reused, so old game records keep their meaning
-    password TEXT NOT NULL,             -- "scrypt$N$r$p$salt$hash" (base64), see pbm.accounts
+    password TEXT NOT NULL,             -- "scrypt$N$r$p$salt$hash" (base64), see pbm.model.accounts
     created_at TEXT NOT NULL,
     closed_at TEXT                      -- set by signoff; the account can no longer be used
 );
@@ -163,7 +163,7 @@ CREATE TABLE password_failures (
 CREATE INDEX password_failures_subject ON password_failures (subject, at);
 
 ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
-ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';  -- JSON, see pbm.accounts
+ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';  -- JSON, see pbm.model.accounts
 
 -- A forgotten password: one code per user at a time, mailed to the user's registered addresses.
 CREATE TABLE reset_codes (
@@ -176,7 +176,7 @@ CREATE TABLE reset_codes (
 -- Per-recipient order in the outbox: a reply waits for the older unsent ones to its recipient.
 CREATE INDEX outbox_unsent ON outbox (recipient, id) WHERE status IN ('queued', 'sending');
 
--- Addresses the relay refused for good (5xx): after 3 they are skipped (pbm.bounces).
+-- Addresses the relay refused for good (5xx): after 3 they are skipped (pbm.outbox.bounces).
 CREATE TABLE bounces (
     address TEXT PRIMARY KEY,           -- lower case
     failures INTEGER NOT NULL,

@@ -1,12 +1,12 @@
 """`pbm serve`: the SMTP listener, the outbox and the game timers.
 
 The asyncio loop only speaks SMTP (or, with `[smtp] processes`, leaves that to SMTP processes: see
-pbm.smtp_listener).  A message is first prepared -- parsed, and the passwords of its commands
+pbm.runners.listener).  A message is first prepared -- parsed, and the passwords of its commands
 checked (`intake.prepare`) -- in one of a few preparer threads, then written by the one intake
 thread (SQLite has one writer at a time anyway), so the loop keeps answering other connections
 meanwhile and a password check never holds up the writer; messages that arrive while the writer
 is busy are committed together (group commit, see `intake.accept_many`).  The replies are sent by
-the outbox process (pbm.outbox_process), whose few writes the intake thread makes for it.  A
+the outbox process (pbm.runners.outbox), whose few writes the intake thread makes for it.  A
 message gets 250 only after its commit; a transient failure gets 451 so the sender retries.
 SIGTERM and SIGINT stop taking new mail, let messages in progress finish, then exit.
 """
@@ -20,16 +20,20 @@ import queue
 import signal
 import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
 from typing import TypeVar
 
 import rules
-
-from pbm import commands, intake, link, outbox, outbox_process, replies, smtp_listener
+from pbm import intake
+from pbm.commands import timers
 from pbm.config import Config
-from pbm.intake import IntakeResult, TransientError, describe_exception
-from pbm.preparers import Preparers
-from pbm.store import Database, open_db, transaction
+from pbm.intake import IntakeResult, TransientError
+from pbm.logs import describe_exception
+from pbm.model.db import Database, open_db
+from pbm.outbox import claims, compose
+from pbm.runners import listener as smtp_listener
+from pbm.runners import outbox as outbox_process
+from pbm.runners import processes as link
+from pbm.runners.preparers import Preparers
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +49,11 @@ def run(config: Config) -> bool:
     """Serve until SIGTERM or SIGINT; False if it stopped because a child process died.  The mail
     templates and every game's rules are loaded first (a process that lives for one message loads
     only what it uses), so that a reinstall of pbm under the running server cannot break it."""
-    replies.environment()
+    compose.environment()
     for name in rules.variant_names():
         rules.get_variant(name)
     if config.outbound.mode == "smtp":
-        import pbm.relay  # noqa: F401  (the outbox process's transport)
+        import pbm.outbox.relay as relay  # noqa: F401  (the outbox process's transport)
     return asyncio.run(_serve(config))
 
 
@@ -75,7 +79,7 @@ class _IntakeThread(threading.Thread):
         self._loop = loop
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._held: object = None      # a job taken from the queue while gathering a batch
-        self._claimant: str | None = None  # who sends the replies (outbox.queue): the outbox process
+        self._claimant: str | None = None  # who sends the replies (queue): the outbox process
 
     def accept(self, arrival: intake.Arrival, done: Done) -> None:
         """Commit `arrival`, with the messages queued with it; `done` gets its IntakeResult."""
@@ -146,7 +150,7 @@ class _IntakeThread(threading.Thread):
 
 def _outcome(db: Database, work: Callable[[Database], object]) -> object:
     try:
-        return outbox.in_transaction(db)(work)
+        return claims.in_transaction(db)(work)
     except Exception as e:
         return e
 
@@ -203,23 +207,10 @@ class Receiver:
         self.intake_thread.accept(arrival, lambda outcome: reply(_smtp_answer(outcome)))
 
 
-def run_timers(db: Database, config: Config) -> int:
-    """Run the game timers (time-outs, reminders) in one transaction; returns the mails queued."""
-    with transaction(db):
-        return _queue_timer_mail(db, config)
-
-
-def _queue_timer_mail(db: Database, config: Config) -> int:
-    """The game timers, and the purge of old message bodies (retention) with them."""
-    now = datetime.now(timezone.utc)
-    intake.purge(db, config, now)
-    return len(outbox.queue(db, config, commands.run_timers(db, config, now), now))
-
-
 async def _timers(config: Config, intake_thread: _IntakeThread) -> None:
     while True:
         try:
-            await intake_thread.written(functools.partial(_queue_timer_mail, config=config))
+            await intake_thread.written(functools.partial(timers.queue_due, config=config))
         except Exception as e:              # a failing timer must not stop the server
             log.error("timers: %s", describe_exception(e))
         await asyncio.sleep(config.server.timer_interval)

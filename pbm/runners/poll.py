@@ -24,9 +24,11 @@ from types import FrameType
 from imapclient import SEEN, IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from pbm import intake, outbox, replies
+from pbm import intake
 from pbm.config import Config, ConfigError, ImapSection
-from pbm.store import Database, open_db
+from pbm.logs import describe_exception
+from pbm.model.db import Database, open_db
+from pbm.outbox import claims, compose, sending
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ def run(config: Config, once: bool = False) -> int:
     ImapError when the first connection fails, so that a wrong setting shows at once; later
     connection failures (without `once`) are logged and retried every `interval` seconds.
     """
-    replies.environment()           # held in memory, as in `pbm serve`
+    compose.environment()           # held in memory, as in `pbm serve`
     imap = config.imap
     if not imap.username:
         raise ConfigError("[imap] username is not set; `pbm poll` needs an IMAP account")
@@ -139,9 +141,9 @@ def _reason(error: Exception) -> str:
 
 def _send_outbox(db: Database, config: Config) -> None:
     try:
-        outbox.send_due(db, config)
+        sending.send_due(db, config)
     except Exception as e:      # the replies are safe in the outbox; the next round sends them
-        log.warning("replies stay queued: %s", intake.describe_exception(e))
+        log.warning("replies stay queued: %s", describe_exception(e))
 
 
 class _Poller:
@@ -167,7 +169,7 @@ class _Poller:
             if raw is None:
                 continue                # expunged by someone else meanwhile
             try:
-                result = intake.accept(self.db, self.config, raw, size=size, claimant=outbox.claimant())
+                result = intake.accept(self.db, self.config, raw, size=size, claimant=claims.claimant())
             except intake.TransientError as e:
                 # What failed (a locked or full database) would fail the rest of the round too.
                 log.warning("IMAP message %s left unseen for the next round: %s", uid, e)
@@ -175,7 +177,7 @@ class _Poller:
             except Exception as e:
                 # A bug: keep the message unseen for the operator and a fixed pbm, and go on.
                 log.error("IMAP message %s left unseen, not retried until pbm poll restarts:\n%s",
-                          uid, intake.describe_exception(e))
+                          uid, describe_exception(e))
                 self.broken.add(uid)
                 continue
             log.info("IMAP message %s: inbound %s %s", uid, result.inbound_id, result.status)

@@ -5,7 +5,7 @@ many messages) and runs the timers.  Python runs one thread of a process at a ti
 in that process (about a third of the CPU per message) takes turns with the writer.  With
 `[smtp] processes = N`, N child processes speak SMTP instead, on the listening sockets the main
 process opened (the kernel gives each connection to one of them), and pass each message to the
-main process over their link (pbm.link), prepared (`intake.prepare`: parsed, decoded and its
+main process over their link (pbm.runners.processes), prepared (`intake.prepare`: parsed, decoded and its
 passwords checked -- CPU the main process is spared); its answer -- 250 once committed, or 451 --
 goes back to the client unchanged.  The children change nothing: they only read the database
 (passwords).
@@ -28,9 +28,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from pbm import inbound, intake, link
+from pbm import intake
 from pbm.config import Config
-from pbm.preparers import Preparers
+from pbm.logs import configure_logging, describe_exception
+from pbm.mail import reading
+from pbm.runners import processes as link
+from pbm.runners.preparers import Preparers
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,7 @@ class SmtpHandler:
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
-        if not inbound.is_server_address(address, self.config.server.address):
+        if not reading.is_server_address(address, self.config.server.address):
             return "550 5.1.1 Not a mailbox of this server"
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
@@ -140,7 +143,6 @@ def _reply(writer: asyncio.StreamWriter, request_id: int, answer: str) -> None:
 
 def run_child(config: Config, listeners: list[socket.socket], main_link: socket.socket) -> None:
     """The SMTP process: serve SMTP until SIGTERM or SIGINT, or until the main process is gone."""
-    from pbm.cli import configure_logging
     configure_logging(config)
     link.name_process(multiprocessing.current_process().name)
     asyncio.run(_child(config, listeners, main_link))
@@ -181,7 +183,7 @@ class _MainProcess:
             arrival = await asyncio.wrap_future(self.preparers.prepare(delivery))
         except Exception as e:
             log.error("a message could not be prepared, answered 451:\n%s",
-                      intake.describe_exception(e))
+                      describe_exception(e))
             return INTERNAL_ERROR
         if self.reading.done():
             return LOST

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbm.store import Database
-
+from pbm.model.db import Database
 
 START = 1600.0
 K = 32.0

@@ -9,8 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import rules
-
-from pbm.games import TITLES, Board
+from pbm.model.games import TITLES, Board
 
 LINE = 78                               # under the standard's 80, and a mail line's 78
 

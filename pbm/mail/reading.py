@@ -18,7 +18,8 @@ from email import errors, message_from_bytes
 from email.header import Header, decode_header
 from email.message import Message
 from email.utils import getaddresses
-from pbm.messages import Inbound
+
+from pbm.mail.messages import Incoming
 
 # Local parts of senders that are mail systems, not people (RFC 3834).
 _SYSTEM_SENDERS = {"mailer-daemon", "postmaster"}
@@ -162,14 +163,14 @@ def automatic_reason(msg: Message, mail_from: str | None, own_address: str) -> s
 
 
 def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = None,
-           rcpt_tos: Sequence[str] = ()) -> Inbound:
+           rcpt_tos: Sequence[str] = ()) -> Incoming:
     """Turn a parsed message (already judged not automatic) into the command layer's `Inbound`."""
     sender_name, sender = author(msg, mail_from)
     recipients = [*rcpt_tos, *(a for h in ("To", "Cc", "Delivered-To", "X-Original-To")
                                 for _, a in addresses(msg, h))]
     token = next((t for t in (reply_token(a, own_address) for a in recipients) if t), None)
     references = _MSGID.findall(header_text(msg, "References") + " " + header_text(msg, "In-Reply-To"))
-    return Inbound(
+    return Incoming(
         message_id=message_id_header(msg) or f"<{hashlib.sha256(raw).hexdigest()}@pbm>",
         sender=sender,
         sender_name=sender_name,
@@ -278,8 +279,8 @@ def _unescape(text: str) -> str:
 
 
 def html_to_text(html: str) -> str:
-    """The text of an HTML mail (pbm.html_text, imported only for one: most mail has a text part)."""
-    from pbm import html_text
+    """The text of an HTML mail (pbm.mail.html_text, imported only for one: most mail has a text part)."""
+    from pbm.mail import html_text
     return html_text.html_to_text(html)
 
 

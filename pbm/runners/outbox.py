@@ -8,7 +8,7 @@ Every OUTBOX_GATHER seconds the process looks (reading the database itself) for 
 that under load the replies of many commits go out together: their files made durable together, one
 write of their new status.  The main process's writer claims the replies for it as it queues them
 (it tells the main process who it is first); others -- the timers', ones retried later -- it claims
-itself, one claim a batch.  It does not make those writes (`outbox.Write`) itself: it passes
+itself, one claim a batch.  It does not make those writes (`claims.Write`) itself: it passes
 them to the main process, whose writer makes them between two batches of messages (a second writer
 would poll for the lock while the main one is busy, and make it poll in turn).  Every OUTBOX_POLL
 seconds it claims even with nothing due, to take over the rows of a process that died while
@@ -30,10 +30,11 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
-from pbm import link, outbox
 from pbm.config import Config
-from pbm.intake import describe_exception
-from pbm.store import Database, open_db
+from pbm.logs import configure_logging, describe_exception
+from pbm.model.db import Database, open_db
+from pbm.outbox import claims, sending
+from pbm.runners import processes as link
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class WriteFailed(Exception):
 def start(config: Config, children: link.Children, write: Writer,
           claims: Callable[[str], None]) -> None:
     """Start the outbox process; `write` makes the writes it asks for, and `claims` learns who it
-    is (outbox.claimant), so that replies can be claimed for it as they are queued."""
+    is (claims.claimant), so that replies can be claimed for it as they are queued."""
     children.start("pbm-outbox", run_child, (config,),
                    lambda reader, writer: _serve_writes(reader, writer, write, claims))
 
@@ -82,11 +83,10 @@ async def _serve_writes(reader: asyncio.StreamReader, writer: asyncio.StreamWrit
 
 def run_child(config: Config, main_link: socket.socket) -> None:
     """Send due replies until SIGTERM, or until the main process is gone."""
-    from pbm.cli import configure_logging
     configure_logging(config)
     link.name_process("pbm-outbox")
     if config.outbound.mode == "smtp":
-        import pbm.relay  # noqa: F401  (now: a reinstall under a running server may remove it)
+        import pbm.outbox.relay as relay  # noqa: F401  (now: a reinstall under a running server may remove it)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -94,7 +94,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     db = open_db(config)
     swept = 0.0
     try:
-        link.send_blocking(main_link, outbox.claimant())     # replies are claimed for it when queued
+        link.send_blocking(main_link, claims.claimant())     # replies are claimed for it when queued
         while not stopping:
             sweep = time.monotonic() - swept >= OUTBOX_POLL
             if sweep:
@@ -108,13 +108,13 @@ def run_child(config: Config, main_link: socket.socket) -> None:
         db.close()
 
 
-def _send_batch(db: Database, config: Config, write: outbox.Write, sweep: bool) -> bool:
+def _send_batch(db: Database, config: Config, write: claims.Write, sweep: bool) -> bool:
     """Send one batch of due replies (if `sweep`, claim even with none due); True if the batch
     was full, so that more may be due already."""
     try:
-        if not sweep and not outbox.any_due(db, outbox.claimant()):
+        if not sweep and not sending.any_due(db, claims.claimant()):
             return False
-        report = outbox.send_due(db, config, write=write, batches=1)
+        report = sending.send_due(db, config, write=write, batches=1)
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")
     except WriteFailed as e:            # the rows stay claimed, and are sent again later
         log.warning("outbox: %s", e)
@@ -124,11 +124,11 @@ def _send_batch(db: Database, config: Config, write: outbox.Write, sweep: bool) 
     except Exception as e:              # keep sending; the rows stay queued or claimed
         log.error("outbox: %s", describe_exception(e))
         return False
-    return report.claimed >= outbox.BATCH
+    return report.claimed >= claims.BATCH
 
 
 def _write(main_link: socket.socket, work: Callable[[Database], object]) -> object:
-    """An `outbox.Write` that has the main process make the write."""
+    """An `claims.Write` that has the main process make the write."""
     try:
         link.send_blocking(main_link, work)
     except OSError:

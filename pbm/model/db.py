@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 
 from pbm.config import Config
-from pbm.schema import MIGRATIONS
+from pbm.model.schema import MIGRATIONS
 
 DB_NAME = "pbm.sqlite3"
 

@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from pbm import intake
 from pbm.config import Config
-from pbm.store import Database, open_db
+from pbm.model.db import Database, open_db
 
 
 class Preparers:

@@ -3,7 +3,7 @@
 A game is stored as its start FEN and its coordinate moves (with their notation, so replaying it
 for a command costs no notation work); the rules core replays it with `rules.Game.from_record`.
 What the rules core does not know -- players, offers, resignations, rulings, time limits -- lives
-in the row.  Every query here is served by an index (see migration 2 in pbm.schema).
+in the row.  Every query here is served by an index (see migration 2 in pbm.model.schema).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 import rules
-from pbm.store import Database, timestamp
+from pbm.model.db import Database, timestamp
 
 # The games the server knows besides their rules: how mails and help pages name them.  A game is
 # served when the rules core has it too; adding one means a line here and a help template.

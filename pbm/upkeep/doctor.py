@@ -65,7 +65,7 @@ def _mode(path: Path, most: int, fix: str) -> Iterator[str]:
 
 
 def _database(config: Config) -> Iterator[str]:
-    from pbm.schema import MIGRATIONS
+    from pbm.model.schema import MIGRATIONS
     path = config.data_dir / "pbm.sqlite3"
     if not path.exists():
         yield f"no database at {path} yet: pbm creates it on first use"
@@ -91,7 +91,7 @@ def _relay(config: Config) -> Iterator[str]:
     if config.outbound.mode != "smtp":
         yield f"{NOTE}not used ([outbound] mode is \"maildir\")"
         return
-    from pbm.relay import check_relay
+    from pbm.outbox.relay import check_relay
     problem = check_relay(config)
     if problem:
         out = config.outbound
@@ -101,12 +101,12 @@ def _relay(config: Config) -> Iterator[str]:
 
 def _templates(config: Config) -> Iterator[str]:
     try:
-        from pbm import replies
-        names = sorted(replies.load_templates())
-        environment = replies.environment()
+        from pbm.outbox import compose
+        names = sorted(compose.load_templates())
+        environment = compose.environment()
         for name in names:
             environment.get_template(name)
-        replies.render("error.j2", what="command", command="xiangqi move 101 alice ********",
+        compose.render("error.j2", what="command", command="xiangqi move 101 alice ********",
                        problem="A sample problem.", usage=["xiangqi move BOARD USERID PASSWORD MOVE"],
                        help_topic="move")
     except Exception as e:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbm.store import Database, parse_timestamp, timestamp
+from pbm.model.db import Database, parse_timestamp, timestamp
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from pbm.config import Config
-from pbm.store import Database, parse_timestamp, timestamp
+from pbm.model.db import Database, parse_timestamp, timestamp
 
 MEMORY = timedelta(days=1)      # failures older than this are forgotten
 MAX_DOUBLINGS = 10              # the window grows to at most 2**10 times its length

@@ -1,0 +1,330 @@
+"""The command layer: one inbound message in, the reply mails out.
+
+    handle(db, config, inbound, now) -> Handled         # called by pbm.intake inside its transaction
+    precheck_passwords(db, subject, body)               # optional, before the write transaction
+
+Where the command is (mail.md): the subject is one command and the body its comment; the subject
+`multiple` makes every body line up to the first blank line a command (the rest is the comment);
+a mail to a reply token (`pbm+xiangqi-101-alice-...@host`) needs only the move, on the first body
+line or in the subject after "Re:".  An empty subject is read as if the first body line were the
+subject (a project decision: some clients make it hard to send a bare subject).
+
+Each command runs inside a savepoint: a refused command changes nothing, while the other commands
+of a `multiple` mail still count.  Nothing here commits; the caller owns the transaction.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+
+import rules
+from pbm.commands import notify, parse, play, registry, setups
+from pbm.commands.base import CommandError, Context, Unanswered, find_board
+from pbm.commands.parse import Request
+from pbm.config import Config
+from pbm.mail.messages import Incoming, Outgoing
+from pbm.model import accounts, games, guard, tokens
+from pbm.model.db import Database
+from pbm.model.games import Board
+from pbm.outbox import compose
+
+__all__ = ["handle", "precheck_passwords"]
+
+MAX_MULTIPLE = 50       # commands in one `multiple` mail
+
+
+
+def token_usage(ctx: Context) -> list[str]:
+    """What a reply to a game mail may say, in that game's forms and with a move of the player's
+    own side as the example (none, when the reply's game is unknown)."""
+    board, user = ctx.board, ctx.actor
+    if board is None or user not in board.players:
+        return ["MOVE[#N]            (the move, on the first line of the reply)",
+                "queue MOVE          (a premove; queue clear empties the queue)",
+                "resign | propose | accept | reject | undo"]
+    game = board.replay()
+    example = notify.example_move(board, game, user).split(" or ")[0]
+    forms = "coordinates or WXF" if game.variant.notation == "wxf" else "coordinates"
+    lines = [f"MOVE[#N]            (in {forms}, for example {example} or {example}#{board.ply + 1})",
+             "queue MOVE          (a premove; queue clear empties the queue)",
+             "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
+    if game.variant.arrangements:
+        lines.append("setup ARRANGEMENT   (before your first move)")
+    return lines
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What a message led to: the replies, and its subject and body as they may be kept (pbm.intake
+    stores the message so, once processed: passwords never stay in the database)."""
+    replies: list[Outgoing]
+    subject: str
+    body: str
+
+
+def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> Handled:
+    ctx = Context(db, config, incoming, now)
+    if incoming.sender:                  # else nobody to answer, and nobody to act for
+        _dispatch(ctx, incoming)
+    return Handled(ctx.out, ctx.redact(incoming.subject, registry.VOCABULARY),
+                   ctx.redact(incoming.body, registry.VOCABULARY))
+
+
+def _dispatch(ctx: Context, incoming: Incoming) -> None:
+    if incoming.token is not None:
+        _token_reply(ctx)
+        return
+    subject, body = parse.strip_reply_prefix(incoming.subject), incoming.body
+    if subject.replace("*", "").strip() == "":
+        subject, _, body = body.strip().partition("\n")
+    if subject.lower().split()[:1] == ["multiple"]:
+        _multiple(ctx, body)
+    elif _OWN_SUBJECT.match(subject):
+        _refuse(ctx, parse.split(subject), CommandError(
+            "This looks like a reply to a game mail, sent to the server's main address instead of "
+            "the reply address the game mail carried. Reply to the game mail itself (with just the "
+            "move on the first line), or write the command in the subject, for example: "
+            "xiangqi move 101 USERID PASSWORD h2e2"))
+    else:
+        _run(ctx, subject, body)
+
+
+def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = False,
+                       secret: bytes | None = None, now: datetime | None = None,
+                       fresh: list[tuple[str, str]] | None = None) -> list[tuple[str, str, bool]] | None:
+    """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
+
+    scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
+    every other message.  This only reads, changes nothing and raises nothing for bad input; what
+    it finds is remembered (pbm.model.accounts), right or wrong, so `handle` checks again for free.
+    Returns the (password, stored hash, right) triples, for another process to remember.  With
+    `quick`, it returns None instead of running scrypt (for a password not checked before), so
+    that the caller can check where scrypt's time holds nobody up.  With the server's `secret`, a
+    password some process found right a moment ago (pbm.model.accounts.checked_recently) is taken as
+    right without scrypt; `fresh` gets the (password, stored hash) that scrypt found right here, for
+    the next processes (pbm.model.accounts.note_checked).
+    """
+    now = now or datetime.now(timezone.utc)
+    checked = []
+    subject = parse.strip_reply_prefix(subject)
+    if subject.replace("*", "").strip() == "":
+        subject, _, body = body.strip().partition("\n")
+    lines = body.splitlines()[:MAX_MULTIPLE] if subject.lower().split()[:1] == ["multiple"] else [subject]
+    for line in lines:
+        req = parse.split(line)
+        try:
+            command = registry.resolve(req)
+        except CommandError:
+            continue
+        if not command.checks_password or not command.passwords:
+            continue
+        position = command.passwords[0]
+        if position < len(req.args):
+            user = accounts.get(db, req.args[position - 1])
+            if user is None:
+                continue
+            password = req.args[position]
+            known = accounts.remembered(password, user.password)
+            if known is None and secret is not None \
+                    and accounts.checked_recently(db, secret, password, user.password, now):
+                accounts.remember(password, user.password, True)
+                known = True
+            if quick and known is None:
+                return None
+            right = accounts.verify_password(password, user.password)
+            if right and known is None and fresh is not None:
+                fresh.append((password, user.password))
+            checked.append((password, user.password, right))
+    return checked
+
+
+def _multiple(ctx: Context, body: str) -> None:
+    lines = body.strip("\n").splitlines()
+    blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    commands, comment = lines[:blank], "\n".join(lines[blank + 1:])
+    if not commands:
+        _refuse(ctx, parse.split("multiple"), CommandError(
+            "With the subject \"multiple\", write one command per line in the body, up to the "
+            "first blank line; there were none."))
+    for line in commands[:MAX_MULTIPLE]:
+        _run(ctx, line, comment)
+    if len(commands) > MAX_MULTIPLE:
+        _refuse(ctx, parse.split("multiple"), CommandError(
+            f"Only the first {MAX_MULTIPLE} commands of a multiple mail are carried out; send the "
+            f"other {len(commands) - MAX_MULTIPLE} in another mail."))
+
+
+def _run(ctx: Context, line: str, comment: str) -> None:
+    """Carry out one command line, or answer with what was wrong."""
+    req = parse.split(line)
+    command: registry.Command | None = None
+
+    def work() -> None:
+        nonlocal command
+        command = registry.resolve(req)
+        registry.check_shape(req, command)
+        command.run(ctx, req)
+
+    error = _attempt(ctx, req, comment, work)
+    if error and not isinstance(error, Unanswered):
+        _refuse(ctx, req, error, command)
+    ctx.heard(req)
+
+
+def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
+    """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
+    ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
+    mark, published = len(ctx.out), set(ctx.published)
+    ctx.db.execute("SAVEPOINT pbm_command")
+    try:
+        work()
+        return None
+    except CommandError as e:
+        ctx.db.execute("ROLLBACK TO pbm_command")
+        del ctx.out[mark:]
+        ctx.published = published
+        guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
+        ctx.failures.clear()
+        return e
+    finally:
+        ctx.db.execute("RELEASE pbm_command")
+
+
+def _refuse(ctx: Context, req: Request, error: CommandError, command: registry.Command | None = None,
+            *, usage: list[str] | None = None, what: str = "command") -> None:
+    """The error mail: what was wrong, the command quoted without its password, the usage."""
+    if ctx.board is not None:
+        subject = notify.error_subject(ctx.board)
+    elif req.game:
+        subject = f"{games.TITLES[req.game]} error"
+    else:
+        subject = f"{ctx.config.server.name} error"
+    if usage is None:
+        usage = [command.usage_line(req.game)] if command else []
+    if req.game:  # the numbers of this game's existing boards are not secrets
+        req.safe.update(t for t in req.tokens if t.isdigit() and games.load(ctx.db, req.game, int(t)))
+    # nor are registered user ids (a password may not be its own user id) -- except in a signup,
+    # whose every word may be the new password
+    if command is None or command.checks_password:
+        req.safe.update(t for t in req.tokens if not accounts.user_id_problem(t) and accounts.get(ctx.db, t))
+    body = compose.render("error.j2", what=what, command=req.quoted(),
+                          problem=req.mask_unquoted(str(error), accounts.MIN_PASSWORD),
+                          usage=usage, help_topic=command.verb if command else "")
+    root = reply_to = None
+    if ctx.board:
+        root = notify.thread(ctx, ctx.board)
+        if ctx.actor in ctx.board.players:      # proven: a corrected move may answer this mail
+            reply_to = notify.reply_address(ctx, ctx.board, ctx.actor)
+    ctx.out.append(compose.answer(ctx.incoming, subject, body, root=root, reply_to=reply_to))
+
+
+# --- replies to a game mail's token ---------------------------------------------------------------
+
+_OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ ([a-z][a-z0-9_]*|over: .*?)( \*\*)?( error)?$",
+                          re.IGNORECASE)
+
+
+TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",
+                         "accept", "reject", "undo", "pass"})
+
+
+_OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
+
+
+def _answers_a_note(incoming: Incoming) -> bool:
+    """Whether the mail replied to was one of ours that asked for no move (a chat, or a board
+    mail to the player not to move): the Message-ID of our mails says their kind."""
+    for reference in reversed(incoming.references):
+        if found := _OWN_KIND.search(reference):
+            return found.group(1) != "turn"
+    return False
+
+
+def _holds_a_move(board: Board, words: list[str]) -> bool:
+    """Whether any word reads as a move of the game (then the line is a move gone wrong, never
+    chat: "apple7 h10g8" must not reach the opponent)."""
+    game = board.replay()
+    for word in words:
+        try:
+            game.check_notation(word)
+            return True
+        except rules.RulesError:
+            continue
+    return False
+
+
+def _token_reply(ctx: Context) -> None:
+    incoming = ctx.incoming
+    lines = incoming.body.strip().splitlines()
+    if lines:
+        line, comment = lines[0].strip(), "\n".join(lines[1:])
+    else:
+        line, comment = parse.strip_reply_prefix(incoming.subject), ""
+    words = line.split()
+    if words and not _OWN_SUBJECT.match(line) and (
+            words[0].lower() in (*games.TITLES, *registry.SERVER_FIRST_WORDS, "multiple")):
+        # a whole command sent to the token address: read it as if it had come to the main one
+        whole = Context(ctx.db, ctx.config, replace(incoming, token=None, subject=line, body=comment),
+                        ctx.now)
+        _dispatch(whole, whole.incoming)
+        ctx.out += whole.out
+        ctx.quoted.update(whole.quoted)
+        ctx.secrets |= whole.secrets
+        ctx.published |= whole.published
+        return
+    req = parse.split(line)
+    # Quote back only the verb and a lone word too short to be a password (a move): "apple7 h10g8"
+    # may start with a password.  (Our own subject, taken when the reply's first line was empty,
+    # holds none.)
+    if not _OWN_SUBJECT.match(line):
+        req.distrust([w for w in words[:1] if w.lower() in TOKEN_VERBS]
+                     + [w for w in words if len(words) == 1 and len(w) < accounts.MIN_PASSWORD])
+    found = tokens.check(ctx.config.secret, incoming.token, lambda user: accounts.token_epoch(ctx.db, user))
+
+    def work() -> None:
+        if found is None or found[0] not in games.served():
+            named = tokens.claimed(incoming.token)
+            if named and named[0] in games.served() and games.load(ctx.db, named[0], named[1]):
+                req.game = named[0]
+                board = find_board(ctx, named[0], named[1])
+                raise CommandError(f"The address you replied to, for {board.title} Board "
+                                   f"{board.number}, is not one this server gave out, or no longer "
+                                   f"works (it may have been changed on the way; the reply addresses "
+                                   f"of a player stop working when their password changes). Answer "
+                                   f"a newer mail of that game, or send the command in the subject, "
+                                   f"for example: {board.variant} move {board.number} USERID "
+                                   f"PASSWORD MOVE")
+            raise CommandError("The address you replied to is not one this server gave out, or no "
+                               "longer works (it may have been changed on the way; the reply "
+                               "addresses of a player stop working when their password changes). "
+                               "Answer a newer game mail, or send the command in the subject "
+                               "instead, for example: xiangqi move 101 USERID PASSWORD h2e2")
+        variant, number, user = found
+        req.game = variant
+        board = find_board(ctx, variant, number)
+        ctx.actor = user
+        if not words or _OWN_SUBJECT.match(line):
+            raise CommandError("Your reply had no move in it: write the move (or resign, propose, "
+                               "accept, reject, undo) on the first line of your reply.")
+        verb = words[0].lower()
+        if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
+            play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
+            return
+        if verb in ("move", "board", "mvoe") and len(words) == 2:
+            play.act(ctx, board, user, words[1])
+        elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
+            play.enqueue(ctx, board, user, words[1])
+        elif verb == "setup" and len(words) >= 2:
+            setups.arrange(ctx, board, user, " ".join(words[1:]))
+        elif len(words) == 1:
+            play.act(ctx, board, user, words[0])
+        else:
+            raise CommandError(f"Write only the move on the first line of your reply (one word, "
+                               f"such as h2e2); that line has {len(words)} words.")
+
+    error = _attempt(ctx, req, comment, work)
+    if error:
+        _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
+    ctx.heard(req)

@@ -1,0 +1,87 @@
+"""Queueing replies: rendered and inserted inside the transaction of the command that made them."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime
+
+from pbm.config import Config
+from pbm.mail.messages import Outgoing
+from pbm.model.db import Database, timestamp
+from pbm.outbox.claims import lease
+from pbm.outbox.render import render
+
+# An address the relay refused for good this many times gets no more replies (pbm.outbox.bounces).
+BOUNCING_AFTER = 3
+
+
+def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datetime,
+          inbound_id: int | None = None, claimant: str | None = None) -> list[int]:
+    """Render and queue replies; call inside a transaction.  Returns the outbox ids.
+
+    A reply to an address that failed for good BOUNCING_AFTER times is recorded as failed at once.
+    With `claimant` (`claimant()` of the process that sends the replies once the transaction is
+    committed: `pbm deliver`, `pbm poll`, the outbox process of `pbm serve`), each reply is claimed
+    for it right away -- no claim transaction after the commit -- unless it is failed, or an older
+    reply to the same address is still unsent: that one goes first (see `_in_recipient_order`), so
+    this one waits in the queue.
+    All the replies of a command are written with two statements (their rows, then their bodies),
+    up to QUEUED_AT_ONCE at a time."""
+    rendered = []
+    for out in outgoing:
+        out = replace(out, to=wire_address(out.to))
+        rendered.append((out, *render(config, out, now)))
+    ids, at, until = [], timestamp(now), timestamp(now + lease(config))
+    for start in range(0, len(rendered), QUEUED_AT_ONCE):
+        chunk = rendered[start:start + QUEUED_AT_ONCE]
+        given = [value for n, (out, message_id, _) in enumerate(chunk)
+                 for value in (message_id, out.to, out.subject, out.to.lower(), n)]
+        numbered = dict(db.execute(
+            "INSERT INTO outbox (inbound_id, message_id, recipient, subject, queued_at, "
+            "next_attempt_at, status, last_error, claimed_by, claimed_until, attempts) "
+            "SELECT ?, message_id, recipient, subject, ?, ?, "
+            "CASE WHEN bouncing THEN 'failed' WHEN mine THEN 'sending' ELSE 'queued' END, "
+            "CASE WHEN bouncing THEN ? END, CASE WHEN mine THEN ? END, CASE WHEN mine THEN ? END, mine "
+            "FROM (SELECT r.column1 AS message_id, r.column2 AS recipient, r.column3 AS subject, "
+            "r.column5 AS n, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL "
+            "AND coalesce(b.failures < ?, 1) AND NOT EXISTS (SELECT 1 FROM outbox AS o INDEXED BY "
+            "outbox_unsent WHERE o.recipient = r.column2 AND o.status IN ('queued', 'sending')) AS mine "
+            "FROM (VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
+            "LEFT JOIN bounces b ON b.address = r.column4) ORDER BY n RETURNING message_id, id",
+            [inbound_id, at, at, f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
+             claimant, until, BOUNCING_AFTER, claimant, BOUNCING_AFTER, *given]))
+        chunk_ids = [numbered[message_id] for _, message_id, _ in chunk]
+        db.execute("INSERT INTO outbox_bodies (id, raw) VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
+                   [value for row_id, (_, _, raw) in zip(chunk_ids, chunk) for value in (row_id, raw)])
+        ids += chunk_ids
+    return ids
+
+
+QUEUED_AT_ONCE = 100    # replies per INSERT: 5 parameters each, well below SQLite's limit
+
+
+def wire_address(address: str) -> str:
+    """The address as it goes on the wire: an international domain in its ASCII (IDNA) form, so
+    that only a non-ASCII local part needs SMTPUTF8."""
+    local, at, domain = address.rpartition("@")
+    if not at or domain.isascii():
+        return address
+    try:
+        return f"{local}@{domain.encode('idna').decode('ascii')}"
+    except UnicodeError:
+        return address
+
+
+def listing(db: Database, status: str | None = None, limit: int = 50) -> list[dict]:
+    """The newest outbox rows (without their bytes), for `pbm outbox`."""
+    where = "WHERE status = ?" if status else ""
+    return list(db.query(
+        f"SELECT id, status, attempts, queued_at, next_attempt_at, sent_at, recipient, subject, "
+        f"message_id, last_error FROM outbox {where} ORDER BY id DESC LIMIT ?",
+        [status, limit] if status else [limit]))
+
+
+def counts(db: Database) -> dict[str, int]:
+    return {row["status"]: row["n"]
+            for row in db.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
