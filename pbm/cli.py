@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from pbm import logs
 from pbm.config import Config, ConfigError, load_config
-from pbm.outbox import claims, queue, sending
 
 EX_OK = 0
 EX_USAGE = 64
@@ -105,6 +104,7 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     try:
         from pbm import intake
         from pbm.model.db import open_db
+        from pbm.outbox import claims, sending
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
@@ -160,8 +160,8 @@ def _poll(config: Config, args: argparse.Namespace) -> int:
 
 
 def _outbox(config: Config, args: argparse.Namespace) -> int:
-    
     from pbm.model.db import open_db
+    from pbm.outbox import queue, sending
 
     db = open_db(config)
     if args.action == "flush":
@@ -185,6 +185,7 @@ def _inbound(config: Config, args: argparse.Namespace) -> int:
     from pbm import intake
     from pbm.model import received
     from pbm.model.db import open_db
+    from pbm.outbox import sending
 
     db = open_db(config)
     if args.action == "failed":
@@ -241,6 +242,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
 def _timers(config: Config, args: argparse.Namespace) -> int:
     
     from pbm.commands import timers
+    from pbm.outbox import sending
     from pbm.model.db import open_db
 
     db = open_db(config)

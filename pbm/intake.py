@@ -233,7 +233,7 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step:
         reply = _notice(config, sender, key, TOO_LARGE.format(
             size=arrival.size, limit=config.smtp.max_message_size, message_id=key))
         return IntakeResult("too_large", inbound_id,
-                            tuple(queue(db, config, [reply], now, inbound_id, claimant)), key)
+                            tuple(queue.queue(db, config, [reply], now, inbound_id, claimant)), key)
     try:
         return _command(db, config, arrival, inbound_id, now, claimant)
     except Exception as e:
@@ -271,7 +271,7 @@ def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
         kept = reading.kept_headers(msg)
     handled = dispatch.handle(db, config, message, now)
     error_point("command-error")
-    ids = queue(db, config, handled.replies, now, inbound_id, claimant)
+    ids = queue.queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
                [reading.redacted(kept, handled.subject, handled.body), inbound_id])
     return IntakeResult("processed", inbound_id, tuple(ids), arrival.key)
@@ -306,7 +306,7 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
     notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
         inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
         for admin in config.admins.notify]
-    ids = queue(db, config, notices, now, inbound_id, claimant)
+    ids = queue.queue(db, config, notices, now, inbound_id, claimant)
     return IntakeResult("failed", inbound_id, tuple(ids), key)
 
 

@@ -73,7 +73,7 @@ class PostOffice:
         """Move the clock on and run the timers, as `pbm serve` does; returns the mail they sent."""
         self.now += timedelta(days=days)
         with transaction(self.db):
-            queue(self.db, self.config, timers.mails(self.db, self.config, self.now), self.now)
+            queue.queue(self.db, self.config, timers.mails(self.db, self.config, self.now), self.now)
         return self._new_mail()
 
     def _new_mail(self) -> list[EmailMessage]:

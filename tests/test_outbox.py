@@ -186,7 +186,7 @@ def _queue(env: PbmEnv, count: int) -> None:
     db = open_db(config)
     now = datetime.now(timezone.utc)
     with transaction(db):
-        queue(db, config, [Outgoing(to=f"p{i}@example.org", subject=f"Xiangqi Board {i}",
+        queue.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject=f"Xiangqi Board {i}",
                                            body="board\n") for i in range(count)], now)
     db.close()
 

@@ -21,16 +21,16 @@ def test_a_claim_does_not_walk_the_replies_sent_before(tmp_path: Path) -> None:
     config = load_config(tmp_path / "pbm.toml")
     db = open_db(config)
 
-    def queue(count: int) -> None:
+    def fill(count: int) -> None:
         with transaction(db):
-            queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Xiangqi Board 101",
+            queue.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Xiangqi Board 101",
                                                body="a board\n" * 300) for i in range(count)],
                          datetime.now(timezone.utc))
 
-    queue(SENT_BEFORE)
+    fill(SENT_BEFORE)
     assert sending.send_due(db, config).sent == SENT_BEFORE
     db.execute("ANALYZE")
-    queue(1)
+    fill(1)
     calls: list[int] = []
     db.conn.set_progress_handler(lambda: calls.append(1), STEPS)
     assert sending.any_due(db)
@@ -47,7 +47,7 @@ def test_a_reply_claimed_as_it_was_queued_is_taken_up_once(tmp_path: Path, monke
     config = load_config(tmp_path / "pbm.toml")
     db = open_db(config)
     with transaction(db):
-        ids = queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
+        ids = queue.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
                                         for i in range(2)], datetime.now(timezone.utc),
                            claimant=claims.claimant())
     assert sending.any_due(db, claims.claimant()) and not sending.any_due(db)
@@ -75,7 +75,7 @@ def test_what_a_process_took_up_in_one_database_says_nothing_of_another(tmp_path
         config = load_config(tmp_path / f"{name}.toml")
         db = open_db(config)
         with transaction(db):
-            queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
+            queue.queue(db, config, [Outgoing(to=f"p{i}@example.org", subject="Board", body="b\n")
                                       for i in range(count)], datetime.now(timezone.utc),
                          claimant=claims.claimant())
         sent.append(sending.send_due(db, config).sent)

@@ -20,7 +20,7 @@ def queue_interleaved(env, count: int) -> None:
     config = load_config(env.config_path)
     db = open_db(config)
     with transaction(db):
-        queue(db, config, [Outgoing(to=RECIPIENTS[n % len(RECIPIENTS)], subject=f"reply {n}",
+        queue.queue(db, config, [Outgoing(to=RECIPIENTS[n % len(RECIPIENTS)], subject=f"reply {n}",
                                            body="board\n") for n in range(count)],
                      datetime.now(timezone.utc))
     db.close()

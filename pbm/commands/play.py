@@ -50,7 +50,7 @@ def challenge(ctx: Context, req: Request) -> None:
                        if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
     if challenger is None:
         raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
-                           f"or {second}, and {ctx.inbound.sender} is not. Send it from such an "
+                           f"or {second}, and {ctx.incoming.sender} is not. Send it from such an "
                            f"address, or add this one: change address USERID PASSWORD ADDRESS...")
     if len(req.args) == 3:
         authenticate(ctx, challenger, req.args[2])

@@ -54,4 +54,4 @@ def refused(db: Database, *, config: Config, row_id: int, recipient: str, subjec
                                   f"    {reason}\n(\"{subject}\").{skipped}\nTo have game mail sent "
                                   f"here instead, send: change address {user_id} PASSWORD {other}\n",
                              auto_submitted="auto-generated") for other in others]
-    queue(db, config, notices, now)
+    queue.queue(db, config, notices, now)

@@ -10,7 +10,7 @@ import smtplib
 import ssl
 
 from pbm.config import Config
-from pbm.outbox import Refused, Unavailable
+from pbm.outbox.transports import Refused, Unavailable
 
 
 class Relay:
