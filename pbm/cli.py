@@ -242,8 +242,8 @@ def _user(config: Config, args: argparse.Namespace) -> int:
 def _timers(config: Config, args: argparse.Namespace) -> int:
     
     from pbm.commands import timers
-    from pbm.outbox import sending
     from pbm.model.db import open_db
+    from pbm.outbox import sending
 
     db = open_db(config)
     queued = timers.run_due(db, config)

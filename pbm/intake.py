@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import Message
 
-from pbm.commands import dispatch
+from pbm.commands import dispatch, precheck
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
@@ -196,13 +196,13 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
                     now: datetime | None = None) -> Arrival | None:
     """Check the passwords of the arrival's commands (reading `db`), so that its commands find them
-    remembered (`dispatch.precheck_passwords`) and the writer never waits for scrypt.  The
+    remembered (`precheck.precheck_passwords`) and the writer never waits for scrypt.  The
     passwords found right go with the arrival: checked in an SMTP process of `pbm serve`, they are
     remembered by the main process too (`accept_many`).  With `quick`, None if that needs scrypt."""
     if arrival.message is None:
         return arrival
     fresh: list[tuple[str, str]] = []
-    checked = dispatch.precheck_passwords(db, arrival.message.subject, arrival.message.body,
+    checked = precheck.precheck_passwords(db, arrival.message.subject, arrival.message.body,
                                           quick=quick, secret=config.secret, now=now, fresh=fresh)
     return None if checked is None else replace(arrival, checked=tuple(checked), fresh=tuple(fresh))
 

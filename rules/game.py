@@ -7,16 +7,14 @@ This is the rules core's public face for the server and the command line: moves 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
-from rules import board_svg, notation
+from rules import board_svg, explain, notation
 from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
-from rules.patterns import Leap
 from rules.position import Move, Position
 from rules.repetition import Referee, Verdict
-from rules.tables import _leap_targets, _rays, compile_variant
+from rules.tables import compile_variant
 from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant
 
@@ -365,177 +363,6 @@ class Game:
                 raise self._unreadable(text)
             return move
         if move not in legal:
-            raise IllegalMove(f"{text.strip()} is not a legal move: {self._why_not(move)}")
+            reason = explain.why_not(self.position, legal, move)
+            raise IllegalMove(f"{text.strip()} is not a legal move: {reason}")
         return move
-
-    def _piece_on(self, sq: int) -> str:
-        code = self.position.board[sq]
-        return f"the {self.tables.piece_type(code).name} on {notation.square_name(self.variant, sq)}"
-
-    def _why_not(self, move: Move) -> str:
-        """Explain a refused move in terms of the position, then say what the piece could do."""
-        v, pos = self.variant, self.position
-        if v.promotion_zone and (reason := self._why_not_hand(move)):
-            return reason
-        fr, to = move[0], move[1]
-        code = pos.board[fr]
-        name = notation.square_name
-        if fr == to:
-            if not v.passing or fr != pos.kings[pos.side]:
-                return "a piece must move to another point" + ("; to pass, write pass" if v.passing else "")
-            return "you may not pass while your king is in check"
-        if not code:
-            return f"there is no piece on {name(v, fr)}"
-        if code & 1 != pos.side:
-            return (f"{self._piece_on(fr)} is {v.side_names[code & 1]}'s and it is "
-                    f"{v.side_names[pos.side]}'s move")
-        target = pos.board[to]
-        # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
-        dests = sorted({m[1] for m in self._legal_moves() if m[0] == fr and m[1] != fr},
-                       key=lambda sq: (sq % v.width, sq // v.width))
-        legal_here = [name(v, sq) for sq in dests]
-        options = (f"{self._piece_on(fr)} can go to {', '.join(legal_here)}" if legal_here
-                   else f"{self._piece_on(fr)} has no legal move")
-        if target and target & 1 == pos.side:
-            reason = f"{name(v, to)} holds your own {self.tables.piece_type(target).name}"
-        elif move in pos.pseudo_moves():
-            reason = ("it would leave the kings facing each other "
-                      + ("on an open file" if len(v.facing) == 2 else "with nothing between them")
-                      if not v.kings_may_face and pos.faces_after(move)
-                      else "the kings face each other (bikjang): break the facing or pass"
-                      if v.facing_must_break and pos.kings_face() and pos.faces_after(move)
-                      else "it would leave your king in check")
-        else:
-            reason = self._blocked(move) or ""
-        return f"{reason}; {options}" if reason else options
-
-    def _why_not_hand(self, move: Move) -> str | None:
-        """Gi-Qi-Game's own reasons: drops, promotion choices, the king's zones, the repetition rule,
-        and what a piece gains by crossing the river.  None where the common reasons apply."""
-        v, pos, t = self.variant, self.position, self.tables
-        name = notation.square_name
-        fr, to = move[0], move[1]
-        if fr > t.n:
-            ptype = t.piece_type(fr - t.n - 1)
-            if not pos.owns(move):
-                return f"you have no {ptype.name} in hand"
-            if pos.board[to]:
-                return f"a piece is dropped only on an empty square, and {name(v, to)} is taken"
-            if move not in pos.pseudo_moves():
-                return (f"a {ptype.name} may not be dropped on the last rank, where it would have no "
-                        f"move")
-        elif pos.board[to] and pos.board[to] & 1 == pos.side:
-            return None
-        elif pos.owns(move) and move not in pos.pseudo_moves():
-            ptype = t.piece_type(pos.board[fr])
-            bare = [m for m in pos.pseudo_moves() if m[:2] == (fr, to)]
-            if len(move) > 2 and (fr, to) in bare:
-                return (f"the {ptype.name} may promote only on a move that starts or ends in the last "
-                        f"{v.promotion_zone} ranks")
-            if len(move) == 2 and bare:
-                return (f"the {ptype.name} must promote there, as it would have no move on the last "
-                        f"rank: write {notation.format_move(v, bare[0], pos)}")
-            one_step = abs(fr % v.width - to % v.width) <= 1 and abs(fr // v.width - to // v.width) <= 1
-            if ptype.royal and one_step:
-                return ("the king may step only into a 3x3 zone that holds one of its bodyguards or "
-                        "warriors")
-            crossing = self._after_crossing(pos.board[fr], fr)
-            if to in crossing:
-                here = sorted({name(v, m[1]) for m in self._legal_moves() if m[0] == fr})
-                return (f"{self._piece_on(fr)} has not crossed the river, so it goes only to "
-                        f"{', '.join(here) or 'no square now'}; {name(v, to)} needs it across")
-        elif move in pos.pseudo_moves() and move not in self._legal_moves() and pos.owns(move):
-            side = pos.side
-            pos.push(move)
-            check = pos.kings[side] >= 0 and pos.attacked(pos.kings[side], 1 - side)
-            pos.pop()
-            if not check:
-                return "it would recreate an earlier position, which is not allowed"
-        return None
-
-    def _after_crossing(self, code: int, fr: int) -> set[int]:
-        """Where the piece on `fr` would reach (on an empty board) with the patterns it gains once it
-        has crossed the river, if it has not."""
-        v, t = self.variant, self.tables
-        ptype = t.piece_type(code)
-        side, f, r = code & 1, fr % v.width, fr // v.width
-        crossed = v.regions.get("crossed")
-        if crossed is None or crossed.contains(f, r, side, v.height):
-            return set()
-        out: set[int] = set()
-        for pat in ptype.patterns:
-            if pat.when != "crossed":
-                continue
-            if isinstance(pat, Leap):
-                out |= set(_leap_targets(v, replace(pat, when=None), side, f, r))
-            else:
-                out |= {sq for ray in _rays(v, replace(pat, when=None), side, f, r) for sq in ray}
-        return out
-
-    def _leap_entries(self, code: int, fr: int):
-        """Every leap of the piece `code` on `fr` as (to, moves, captures, alternative blocking pairs)."""
-        t = self.tables
-        for table, moves, captures in ((t.leaps, True, True), (t.leaps_quiet, True, False),
-                                       (t.leaps_capture, False, True)):
-            for dest, b1, b2 in table[code][fr]:
-                yield dest, moves, captures, ((b1, b2),)
-        yield from t.multi_leaps[code][fr]
-
-    def _walk(self, fr: int, blocks: tuple[int, int], to: int) -> str:
-        """A path as a player reads it, e.g. b1-b2-c2-c3."""
-        points = (fr, *(b for b in blocks if b != self.tables.sentinel), to)
-        return "-".join(notation.square_name(self.variant, sq) for sq in points)
-
-    def _first_piece(self, blocks: tuple[int, int]) -> str:
-        return notation.square_name(self.variant, next(b for b in blocks if self.position.board[b]))
-
-    def _blocked(self, move: Move) -> str | None:
-        """If the piece's pattern reaches `to` but something is in the way, say what."""
-        fr, to = move
-        t, pos, v = self.tables, self.position, self.variant
-        code = pos.board[fr]
-        target = pos.board[to]
-        walks = [alt for dest, moves, captures, alts in self._leap_entries(code, fr)
-                 if dest == to and (captures if target else moves) for alt in alts]
-        if walks and all(any(pos.board[b] for b in alt) for alt in walks):
-            blocked = [self._walk(fr, alt, to) for alt in walks]
-            if len(blocked) == 1:
-                return f"{self._piece_on(fr)} is blocked at {self._first_piece(walks[0])}"
-            points = sorted({self._first_piece(alt) for alt in walks})
-            return (f"{self._piece_on(fr)} is blocked: its walks to {notation.square_name(v, to)} "
-                    f"({', '.join(blocked)}) all pass an occupied point ({', '.join(points)})")
-        for dest, moves, captures, strict, alts in t.screen_leaps[code][fr]:  # walking cannons
-            if dest != to or not (captures if target else moves):
-                continue
-            if strict and target in t.cannon_codes:
-                return f"{self._piece_on(fr)} never captures a cannon"
-            counts = [sum(1 for b in alt if pos.board[b]) for alt in alts]
-            how = "moves and captures" if moves else "captures"
-            if 1 not in counts:
-                walked = ", ".join(f"{self._walk(fr, alt, to)} passes {n}" for alt, n in zip(alts, counts))
-                return (f"{self._piece_on(fr)} {how} only by walking over exactly one piece, and no walk to "
-                        f"{notation.square_name(v, to)} does ({walked})")
-            return f"{self._piece_on(fr)} cannot jump over a cannon"
-        for ray in t.rays[code][fr]:
-            if to in ray:
-                between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
-                if between:
-                    return f"{self._piece_on(fr)} is blocked at {notation.square_name(v, between[0])}"
-        for ray, strict in t.hop_rays[code][fr]:  # Janggi cannon (strict), Gi-Qi -koreancannons
-            if to in ray:
-                between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
-                if strict and pos.board[to] in t.cannon_codes:
-                    return f"{self._piece_on(fr)} never captures a cannon"
-                if len(between) != 1:
-                    return (f"{self._piece_on(fr)} moves and captures only by jumping exactly one piece, "
-                            f"and there are {len(between)} between it and {notation.square_name(v, to)}")
-                if strict and pos.board[between[0]] in t.cannon_codes:
-                    return f"{self._piece_on(fr)} cannot jump over a cannon"
-        for ray in t.cannon_rays[code][fr]:
-            if to in ray:
-                between = sum(1 for sq in ray[:ray.index(to)] if pos.board[sq])
-                if pos.board[to]:
-                    return (f"{self._piece_on(fr)} captures only by jumping exactly one piece, and "
-                            f"there are {between} between it and {notation.square_name(v, to)}")
-                return f"{self._piece_on(fr)} can jump only to capture"
-        return None

@@ -186,15 +186,15 @@ def test_no_password_in_any_mail(post):
 
 def test_passwords_can_be_checked_before_the_write_transaction(post):
     """precheck_passwords reads only, and leaves a right password remembered for handle()."""
-    from pbm.commands import dispatch
+    from pbm.commands import precheck
     from pbm.model import accounts
 
     post.signup("alice")
     accounts._verified.clear()
-    dispatch.precheck_passwords(post.db, "Re: signoff alice WRONG-pw", "")
-    dispatch.precheck_passwords(post.db, "multiple", "change password nobody x y\nhelp\n")
+    precheck.precheck_passwords(post.db, "Re: signoff alice WRONG-pw", "")
+    precheck.precheck_passwords(post.db, "multiple", "change password nobody x y\nhelp\n")
     assert not accounts._verified
-    dispatch.precheck_passwords(post.db, "multiple", "xiangqi move 101 alice Sw0rdfish h3e3\n\nhi")
+    precheck.precheck_passwords(post.db, "multiple", "xiangqi move 101 alice Sw0rdfish h3e3\n\nhi")
     [(stored,)] = post.db.execute("SELECT password FROM users WHERE id = 'alice'").fetchall()
     assert list(accounts._verified) == [stored]
     assert post.db.execute("SELECT count(*) FROM games").fetchone() == (0,)
@@ -224,10 +224,11 @@ def test_no_unchecked_word_is_quoted_back(post):
 
 
 def test_every_command_word_game_and_colour_is_reserved(post):
+    from pbm import catalogue
     from pbm.commands import parse, play, registry
-    from pbm.model import accounts, games
+    from pbm.model import accounts
     words = {w for c in registry.COMMANDS for name in (c.verb, *c.aliases) for w in name.split()}
-    words |= set(play.IN_GAME) | set(games.TITLES) | set(parse.SAFE_WORDS) | {"multiple", "pass"}
+    words |= set(play.IN_GAME) | set(catalogue.GAMES) | set(parse.SAFE_WORDS) | {"multiple", "pass"}
     assert words <= accounts.RESERVED, words - accounts.RESERVED
     [error] = post.send("signup move Sw0rdfish", sender="m@example.org")
     assert "move is a word the commands use, so it cannot be a user id" in flat(error)

@@ -56,7 +56,7 @@ def test_the_limit_counts_per_sender_across_user_ids(post):
 
 
 def test_wrong_passwords_are_never_checked_with_scrypt_inside_the_transaction(post, monkeypatch):
-    """intake checks them before the write transaction (pbm.commands.dispatch.precheck_passwords)."""
+    """intake checks them before the write transaction (pbm.commands.precheck.precheck_passwords)."""
     inside = []
     real = accounts._scrypt_check
     monkeypatch.setattr(accounts, "_scrypt_check",

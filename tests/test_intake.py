@@ -242,7 +242,7 @@ def test_without_admin_addresses_the_error_mail_says_nobody_was_mailed_and_retry
     [welcome] = pbm_env.replies()
     assert welcome["To"] == "alice@example.org" and "alice" in plain(welcome)
     assert inbound_rows(pbm_env) == [("processed", None)]
-    assert pbm_env.run("inbound", "failed").stdout == b""
+    assert pbm_env.run("inbound", "failed").stdout == b"none: no message has failed with an internal error\n"
     again = pbm_env.run("inbound", "retry", "1")
     assert again.returncode == 64 and b"did not fail (it is processed)" in again.stderr
     assert pbm_env.replies() == []

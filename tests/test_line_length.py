@@ -2,11 +2,12 @@
 for every template, with every game.  The mails are real ones, made by commands through intake."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from postoffice import PASSWORDS, PostOffice, text
 
-from pbm.model import games
+from pbm import catalogue
 from pbm.outbox import compose
 
 LIMIT = 78
@@ -17,7 +18,7 @@ OPENINGS = {"xiangqi": ("h3e3", "h10g8"), "janggi": ("a4a5", "a7a6"), "padwarqi"
 
 
 def test_the_openings_cover_every_game():
-    assert set(OPENINGS) == set(games.served())
+    assert set(OPENINGS) == set(catalogue.served())
 
 
 def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch):
@@ -30,7 +31,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
     post.signup("alice", "bob", "carol", "root")
     mails = post.send("help") + post.send("help multiple") + post.send("help reply") + \
         post.send("help move") + post.send("list") + post.send("nonsense words")
-    for number, game in enumerate(games.served(), start=101):
+    for number, game in enumerate(catalogue.served(), start=101):
         first, second = OPENINGS[game]
         mails += post.send(f"{game} help")
         mails += post.send(f"{game} challenge alice bob", sender="alice@example.org")
@@ -49,11 +50,12 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} standings")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 3", sender="bob@example.org")
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
-    monkeypatch.setattr(compose, "has_template", lambda name: False)    # the page of a game
-    for game in games.served():                                         # without its own help
+    for game in catalogue.served():             # the page of a game without its own help page
+        monkeypatch.setitem(catalogue.GAMES, game, dataclasses.replace(catalogue.GAMES[game],
+                                                                       help_template="game_help.j2"))
         mails += post.send(f"{game} help")
     assert rendered >= {path.name for path in _templates()} - {"game_commands.j2"} - \
-        {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in games.served()}
+        {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in catalogue.served()}
     # a link or a FEN is never broken: a copy of a broken one would not work
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
             if len(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]

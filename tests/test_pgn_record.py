@@ -11,6 +11,7 @@ from pgn_reader import read
 from postoffice import PASSWORDS, PostOffice, text
 
 import rules
+from pbm import catalogue
 from pbm.model import games
 
 PLIES = 40
@@ -32,13 +33,13 @@ def replay(tags: dict[str, str], moves: list[str]) -> rules.Game:
     return game
 
 
-@pytest.mark.parametrize("variant", games.served())
+@pytest.mark.parametrize("variant", catalogue.served())
 def test_a_whole_game_comes_back_as_pgn_in_its_final_mails(tmp_path, variant):
     rng = random.Random(variant)
     post = PostOffice(tmp_path)
     post.signup("alice", "bob")
     [new, *_] = post.send(f"{variant} challenge alice bob")
-    assert new["Subject"].startswith(f"New {games.TITLES[variant]} Board 101")
+    assert new["Subject"].startswith(f"New {catalogue.title(variant)} Board 101")
     game = rules.Game.new(variant)
     players = ["alice", "bob"]
     said = []

@@ -13,6 +13,7 @@ tokens, and every registered address is told that it changed.
 """
 from __future__ import annotations
 
+from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
 from pbm.model import accounts, games
@@ -33,7 +34,7 @@ def signup(ctx: Context, req: Request) -> None:
     addresses = _addresses(ctx, given or [ctx.incoming.sender])
     accounts.create(ctx.db, user_id, password, addresses, ctx.now)
     ctx.answer(f"Welcome to {ctx.config.server.name}, {user_id}", "welcome.j2", user=user_id,
-               addresses=addresses, server=ctx.config.server.address, games=games.served())
+               addresses=addresses, server=ctx.config.server.address, games=catalogue.served())
 
 
 def change_password(ctx: Context, req: Request) -> None:

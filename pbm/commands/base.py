@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbm import catalogue
 from pbm.commands import parse
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
@@ -15,6 +16,7 @@ from pbm.model.db import Database
 from pbm.model.games import Board
 from pbm.outbox import compose
 
+MAX_LISTED = 100        # lines of any listing (games, history, seeks): one cap for all
 
 class CommandError(Exception):
     """The command cannot be carried out.  The text says what was wrong and what would be right;
@@ -165,7 +167,7 @@ def load_board(ctx: Context, variant: str, word: str) -> Board:
 
 def find_board(ctx: Context, variant: str, number: int) -> Board:
     board = games.load(ctx.db, variant, number)
-    title = games.TITLES[variant]
+    title = catalogue.title(variant)
     if board is None or board.status == games.DECLINED:
         gone = " (it was declined and deleted)" if board else ""
         raise CommandError(f"There is no {title} Board {number}{gone}. "

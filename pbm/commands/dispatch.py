@@ -1,7 +1,6 @@
 """The command layer: one inbound message in, the reply mails out.
 
-    handle(db, config, inbound, now) -> Handled         # called by pbm.intake inside its transaction
-    precheck_passwords(db, subject, body)               # optional, before the write transaction
+    handle(db, config, incoming, now) -> Handled        # called by pbm.intake inside its transaction
 
 Where the command is (mail.md): the subject is one command and the body its comment; the subject
 `multiple` makes every body line up to the first blank line a command (the rest is the comment);
@@ -17,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 
 import rules
+from pbm import catalogue
 from pbm.commands import notify, parse, play, registry, setups
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
@@ -30,9 +30,8 @@ from pbm.model.db import Database
 from pbm.model.games import Board
 from pbm.outbox import compose
 
-__all__ = ["handle", "precheck_passwords"]
+__all__ = ["handle"]
 
-MAX_MULTIPLE = 50       # commands in one `multiple` mail
 
 
 
@@ -91,55 +90,6 @@ def _dispatch(ctx: Context, incoming: Incoming) -> None:
         _run(ctx, subject, body)
 
 
-def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = False,
-                       secret: bytes | None = None, now: datetime | None = None,
-                       fresh: list[tuple[str, str]] | None = None) -> list[tuple[str, str, bool]] | None:
-    """Check the passwords of a message's commands ahead of `handle`, outside the write lock.
-
-    scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
-    every other message.  This only reads, changes nothing and raises nothing for bad input; what
-    it finds is remembered (pbm.model.accounts), right or wrong, so `handle` checks again for free.
-    Returns the (password, stored hash, right) triples, for another process to remember.  With
-    `quick`, it returns None instead of running scrypt (for a password not checked before), so
-    that the caller can check where scrypt's time holds nobody up.  With the server's `secret`, a
-    password some process found right a moment ago (pbm.model.accounts.checked_recently) is taken as
-    right without scrypt; `fresh` gets the (password, stored hash) that scrypt found right here, for
-    the next processes (pbm.model.accounts.note_checked).
-    """
-    now = now or datetime.now(timezone.utc)
-    checked = []
-    subject = parse.strip_reply_prefix(subject)
-    if subject.replace("*", "").strip() == "":
-        subject, _, body = body.strip().partition("\n")
-    lines = body.splitlines()[:MAX_MULTIPLE] if subject.lower().split()[:1] == ["multiple"] else [subject]
-    for line in lines:
-        req = parse.split(line)
-        try:
-            command = registry.resolve(req)
-        except CommandError:
-            continue
-        if not command.checks_password or not command.passwords:
-            continue
-        position = command.passwords[0]
-        if position < len(req.args):
-            user = accounts.get(db, req.args[position - 1])
-            if user is None:
-                continue
-            password = req.args[position]
-            known = accounts.remembered(password, user.password)
-            if known is None and secret is not None \
-                    and accounts.checked_recently(db, secret, password, user.password, now):
-                accounts.remember(password, user.password, True)
-                known = True
-            if quick and known is None:
-                return None
-            right = accounts.verify_password(password, user.password)
-            if right and known is None and fresh is not None:
-                fresh.append((password, user.password))
-            checked.append((password, user.password, right))
-    return checked
-
-
 def _multiple(ctx: Context, body: str) -> None:
     lines = body.strip("\n").splitlines()
     blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
@@ -148,12 +98,12 @@ def _multiple(ctx: Context, body: str) -> None:
         _refuse(ctx, parse.split("multiple"), CommandError(
             "With the subject \"multiple\", write one command per line in the body, up to the "
             "first blank line; there were none."))
-    for line in commands[:MAX_MULTIPLE]:
+    for line in commands[:parse.MAX_MULTIPLE]:
         _run(ctx, line, comment)
-    if len(commands) > MAX_MULTIPLE:
+    if len(commands) > parse.MAX_MULTIPLE:
         _refuse(ctx, parse.split("multiple"), CommandError(
-            f"Only the first {MAX_MULTIPLE} commands of a multiple mail are carried out; send the "
-            f"other {len(commands) - MAX_MULTIPLE} in another mail."))
+            f"Only the first {parse.MAX_MULTIPLE} commands of a multiple mail are carried out; send the "
+            f"other {len(commands) - parse.MAX_MULTIPLE} in another mail."))
 
 
 def _run(ctx: Context, line: str, comment: str) -> None:
@@ -198,7 +148,7 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: registry.C
     if ctx.board is not None:
         subject = notify.error_subject(ctx.board)
     elif req.game:
-        subject = f"{games.TITLES[req.game]} error"
+        subject = f"{catalogue.title(req.game)} error"
     else:
         subject = f"{ctx.config.server.name} error"
     if usage is None:
@@ -264,7 +214,7 @@ def _token_reply(ctx: Context) -> None:
         line, comment = parse.strip_reply_prefix(incoming.subject), ""
     words = line.split()
     if words and not _OWN_SUBJECT.match(line) and (
-            words[0].lower() in (*games.TITLES, *registry.SERVER_FIRST_WORDS, "multiple")):
+            words[0].lower() in (*catalogue.GAMES, *registry.SERVER_FIRST_WORDS, "multiple")):
         # a whole command sent to the token address: read it as if it had come to the main one
         whole = Context(ctx.db, ctx.config, replace(incoming, token=None, subject=line, body=comment),
                         ctx.now)
@@ -284,9 +234,9 @@ def _token_reply(ctx: Context) -> None:
     found = tokens.check(ctx.config.secret, incoming.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
-        if found is None or found[0] not in games.served():
+        if found is None or found[0] not in catalogue.served():
             named = tokens.claimed(incoming.token)
-            if named and named[0] in games.served() and games.load(ctx.db, named[0], named[1]):
+            if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
                 req.game = named[0]
                 board = find_board(ctx, named[0], named[1])
                 raise CommandError(f"The address you replied to, for {board.title} Board "

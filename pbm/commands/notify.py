@@ -7,10 +7,10 @@ the same for the whole game, and every mail refers to the game's fixed thread id
 """
 from __future__ import annotations
 
-import urllib.parse
 from typing import NamedTuple
 
 import rules
+from pbm import catalogue
 from pbm.commands import movelist
 from pbm.commands.base import Context
 from pbm.mail.messages import Outgoing
@@ -121,19 +121,8 @@ def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, s
     key = ("fen", upto, len(board.moves))
     if key not in board.rendered:
         fen = shown.fen()
-        board.rendered[key] = fen, analysis_link(board.variant, fen)
+        board.rendered[key] = fen, catalogue.analysis_link(board.variant, fen)
     return board.rendered[key]
-
-
-# pychess-variants' names of the games it knows (https://www.pychess.org/variants)
-PYCHESS = {"xiangqi": "xiangqi", "janggi": "janggi"}
-
-
-def analysis_link(variant: str, fen: str) -> str:
-    """Where the position can be analysed (pychess-variants reads Fairy-Stockfish's FEN), or ""."""
-    if variant not in PYCHESS:
-        return ""
-    return f"https://www.pychess.org/analysis/{PYCHESS[variant]}?{urllib.parse.urlencode({'fen': fen})}"
 
 
 def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = None) -> dict:

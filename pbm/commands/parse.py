@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 MASK = "********"
+MAX_MULTIPLE = 50       # commands in one `multiple` mail
 # Words a command may hold that can be quoted before any password is checked: they name colours,
 # results and list filters, never a secret.  (A number is quoted only once it names an existing board:
 # a password may be all digits.)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
+from pbm import catalogue
 from pbm.commands import notify, setups, turns
 from pbm.commands.base import (
     CommandError,
@@ -37,7 +38,7 @@ SERVER_PARAMS = {"fen=FEN": "start from this position",
 
 
 def challenge(ctx: Context, req: Request) -> None:
-    variant, title = req.game, games.TITLES[req.game]
+    variant, title = req.game, catalogue.title(req.game)
     first, second = (word.lower() for word in req.args[:2])
     for user in (first, second):
         account = accounts.get(ctx.db, user)

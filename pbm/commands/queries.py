@@ -6,8 +6,10 @@ with 100,000 finished games answers as fast as one with a hundred.
 from __future__ import annotations
 
 import rules
+from pbm import catalogue
 from pbm.commands import notify
 from pbm.commands.base import (
+    MAX_LISTED,
     CommandError,
     Context,
     board_number,
@@ -21,12 +23,11 @@ from pbm.model.games import Board
 from pbm.outbox import bounces, compose
 
 MAX_BOARDS = 20         # board mails for one show command
-MAX_LISTED = 100        # lines of a games or history list
 WHICH = ("active", "inactive", "next")
 
 
 def list_games(ctx: Context, req: Request) -> None:
-    rows = [(name, games.TITLES[name], games.count(ctx.db, name, games.ACTIVE)) for name in games.served()]
+    rows = [(name, catalogue.title(name), games.count(ctx.db, name, games.ACTIVE)) for name in catalogue.served()]
     ctx.answer(f"{ctx.config.server.name}: games", "list.j2", rows=rows)
 
 
@@ -69,7 +70,7 @@ def _users_and_which(ctx: Context, words: list[str]) -> tuple[list[str], str]:
 def _show_users(ctx: Context, variant: str | None, users: list[str], which: str) -> None:
     boards = games.listing(ctx.db, variant, users, which, MAX_BOARDS + 1)
     if not boards:
-        where = f"{games.TITLES[variant]} " if variant else ""
+        where = f"{catalogue.title(variant)} " if variant else ""
         ctx.answer(f"{ctx.config.server.name}: no games", "note.j2",
                    lines=[f"{' and '.join(users)} {'have' if len(users) > 1 else 'has'} no {which} "
                           f"{where}games."])
@@ -117,7 +118,7 @@ def player(ctx: Context, req: Request) -> None:
     """A player's profile in one game: rating and its last changes, record against each opponent,
     games in progress."""
     [user], _ = _users_and_which(ctx, req.args)
-    title = games.TITLES[req.game]
+    title = catalogue.title(req.game)
     rating = ratings.get(ctx.db, req.game, user)
     running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
     ctx.answer(f"{title} player {user}", "player.j2", title=title, user=user, rating=rating,
@@ -139,7 +140,7 @@ def record(ctx: Context, req: Request) -> None:
 def games_list(ctx: Context, req: Request) -> None:
     users, which = _users_and_which(ctx, req.args)
     boards = games.listing(ctx.db, req.game, users, which, MAX_LISTED)
-    title = games.TITLES[req.game]
+    title = catalogue.title(req.game)
     who = f" of {', '.join(users)}" if users else ""
     heading = {"active": f"Running {title} games{who}",
                "next": f"{title} games{who} waiting for {'them' if len(users) > 1 else 'their'} move",
@@ -151,7 +152,7 @@ def games_list(ctx: Context, req: Request) -> None:
 def history(ctx: Context, req: Request) -> None:
     users, _ = _users_and_which(ctx, req.args)
     boards = games.history(ctx.db, req.game, users[0] if users else None, MAX_LISTED)
-    title = games.TITLES[req.game]
+    title = catalogue.title(req.game)
     who = f" of {users[0]}" if users else ""
     ctx.answer(f"{title} history", "games.j2", heading=f"Finished {title} games{who}, newest first",
                lines=[_line(b) for b in boards], capped=len(boards) == MAX_LISTED)
@@ -167,7 +168,7 @@ def _line(board: Board) -> str:
 
 
 def standings(ctx: Context, req: Request) -> None:
-    title = games.TITLES[req.game]
+    title = catalogue.title(req.game)
     rows = ratings.standings(ctx.db, req.game)
     ctx.answer(f"{title} standings", "standings.j2", title=title, rows=rows, start=ratings.START,
                k=ratings.K, provisional_games=ratings.PROVISIONAL_GAMES)

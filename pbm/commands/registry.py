@@ -4,11 +4,10 @@ The help commands live here because they print this table."""
 from __future__ import annotations
 
 import rules
+from pbm import catalogue
 from pbm.commands import account, admin, away, play, queries, seeking, setups, turns
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
-from pbm.model import games
-from pbm.outbox import compose
 
 
 def server_help(ctx: Context, req: Request) -> None:
@@ -19,7 +18,7 @@ def server_help(ctx: Context, req: Request) -> None:
                    game_commands=[c for c in COMMANDS if c.game and c.verb not in ADMIN],
                    admin_commands=[c for c in COMMANDS if c.verb in ADMIN], games=_games())
         return
-    if topic in games.served():
+    if topic in catalogue.served():
         _game_help(ctx, topic)
         return
     if topic in TOPICS:
@@ -28,7 +27,7 @@ def server_help(ctx: Context, req: Request) -> None:
         return
     command = SERVER_VERBS.get(topic) or GAME_VERBS.get(topic)
     if command is None:
-        known = ", ".join([*games.served(), *TOPICS, *(c.verb for c in COMMANDS)])
+        known = ", ".join([*catalogue.served(), *TOPICS, *(c.verb for c in COMMANDS)])
         raise CommandError(f"There is no help on \"{topic}\". Topics: {known}.")
     ctx.answer(f"{ctx.config.server.name} help: {command.verb}", "help_command.j2", command=command,
                usage=command.usage_line(), options=turns.OPTIONS, server_params=play.SERVER_PARAMS)
@@ -39,9 +38,9 @@ def game_help(ctx: Context, req: Request) -> None:
 
 
 def _game_help(ctx: Context, variant: str) -> None:
-    template = f"{variant}_help.j2" if compose.has_template(f"{variant}_help.j2") else "game_help.j2"
+    template = catalogue.GAMES[variant].help_template
     start = rules.Game.new(variant)
-    ctx.answer(f"{games.TITLES[variant]} help", template, title=games.TITLES[variant], variant=variant,
+    ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
                commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
                game_params=dict(start.variant.parameters),
@@ -49,7 +48,7 @@ def _game_help(ctx: Context, variant: str) -> None:
 
 
 def _games() -> list[tuple[str, str]]:
-    return [(name, games.TITLES[name]) for name in games.served()]
+    return [(name, catalogue.title(name)) for name in catalogue.served()]
 
 
 # Help pages that are not about one command: mail_templates/help_TOPIC.j2.
@@ -181,7 +180,7 @@ GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliase
 SERVER_VERBS = {c.verb: c for c in COMMANDS if not c.game}
 SERVER_FIRST_WORDS = {verb.split()[0] for verb in SERVER_VERBS}
 # the words a stored message keeps of a line the server did not read as a command (pbm.intake)
-VOCABULARY = frozenset({*GAME_VERBS, *(w for verb in SERVER_VERBS for w in verb.split()), *games.TITLES,
+VOCABULARY = frozenset({*GAME_VERBS, *(w for verb in SERVER_VERBS for w in verb.split()), *catalogue.GAMES,
                         *SAFE_WORDS, "multiple"})
 
 
@@ -194,10 +193,10 @@ def resolve(req: Request) -> Command:
     if not words:
         raise CommandError("There was no command. Send the subject \"help\" for the list of commands.")
     first = words[0].lower()
-    if first in games.TITLES:
+    if first in catalogue.GAMES:
         req.safe.add(words[0])
-        if first not in games.served():
-            raise CommandError(f"{games.TITLES[first]} is not played on this server yet. "
+        if first not in catalogue.served():
+            raise CommandError(f"{catalogue.title(first)} is not played on this server yet. "
                                f"Send \"list\" for the games that are.")
         req.game = first
         if len(words) < 2:

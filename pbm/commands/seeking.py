@@ -10,17 +10,16 @@ cannot fail on them.
 from __future__ import annotations
 
 import rules
+from pbm import catalogue
 from pbm.commands import play, turns
-from pbm.commands.base import CommandError, Context, authenticate
+from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.model import accounts, games, seeks
 from pbm.outbox import compose
 
-MAX_LISTED = 50
-
 
 def seek(ctx: Context, req: Request) -> None:
-    variant, title = req.game, games.TITLES[req.game]
+    variant, title = req.game, catalogue.title(req.game)
     user = authenticate(ctx, req.args[0], req.args[1])
     rating = req.args[2].lower() if len(req.args) > 2 else "rated"
     if rating not in ("rated", "unrated"):
@@ -45,7 +44,7 @@ def accept_seek(ctx: Context, req: Request) -> None:
     except ValueError:
         found = None
     if found is None or found.variant != variant or not seeks.is_open(ctx.db, found, ctx.now):
-        raise CommandError(f"There is no open {games.TITLES[variant]} seek {req.args[0]}. Send "
+        raise CommandError(f"There is no open {catalogue.title(variant)} seek {req.args[0]}. Send "
                            f"\"{variant} seeks\" for the list.")
     user = authenticate(ctx, req.args[1], req.args[2])
     if user == found.user_id:
@@ -62,7 +61,7 @@ def accept_seek(ctx: Context, req: Request) -> None:
 
 
 def list_seeks(ctx: Context, req: Request) -> None:
-    title = games.TITLES[req.game]
+    title = catalogue.title(req.game)
     found = seeks.open_seeks(ctx.db, req.game, ctx.now, MAX_LISTED)
     lines = [f"{s.id:>5}  {s.user_id:<16} {seeks.terms(s)}  (until {s.expires_at[:10]})" for s in found]
     if not lines:
@@ -79,7 +78,7 @@ def expire(ctx: Context, limit: int) -> None:
     for lapsed in seeks.lapse(ctx.db, ctx.now, limit):
         address = accounts.mail_address(ctx.db, lapsed.user_id)
         if address:
-            title = games.TITLES[lapsed.variant]
+            title = catalogue.title(lapsed.variant)
             ctx.out.append(compose.notify(address, f"{title} seek {lapsed.id} expired", compose.render(
                 "note.j2", lines=[f"Nobody took your {title} seek {lapsed.id} ({seeks.terms(lapsed)}) "
                                   f"in {ctx.config.server.seek_days:g} days, so it is withdrawn. "

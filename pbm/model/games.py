@@ -15,25 +15,11 @@ from datetime import datetime
 from typing import NamedTuple
 
 import rules
+from pbm import catalogue
 from pbm.model.db import Database, timestamp
-
-# The games the server knows besides their rules: how mails and help pages name them.  A game is
-# served when the rules core has it too; adding one means a line here and a help template.
-TITLES = {
-    "xiangqi": "Xiangqi",
-    "janggi": "Janggi",
-    "padwarqi": "Padwar qi",
-    "giqi": "Gi-Qi-Game",
-}
 
 FIRST_BOARD = 101
 ACTIVE, FINISHED, CANCELLED, DECLINED = "active", "finished", "cancelled", "declined"
-
-
-def served() -> list[str]:
-    """The games players can play here: known to the server and to the rules core."""
-    known = set(rules.variant_names())
-    return [name for name in TITLES if name in known]
 
 
 class PlayedMove(NamedTuple):
@@ -79,7 +65,7 @@ class Board:
 
     @property
     def title(self) -> str:
-        return TITLES[self.variant]
+        return catalogue.title(self.variant)
 
     @property
     def challenged(self) -> str | None:
@@ -337,7 +323,7 @@ def listing(db: Database, variant: str | None, users: list[str], which: str,
     statuses = [FINISHED, CANCELLED] if inactive else [ACTIVE]
     of_variant, extra = (" AND +variant = ?", [variant]) if variant else ("", [])
     if not users:
-        variants = [variant] if variant else list(TITLES)
+        variants = [variant] if variant else list(catalogue.GAMES)
         if inactive:
             queries = [("variant = ? AND status = ?", [v, status]) for v in variants for status in statuses]
         else:       # the partial index games_running holds only running games

@@ -9,7 +9,8 @@ from __future__ import annotations
 import textwrap
 
 import rules
-from pbm.model.games import TITLES, Board
+from pbm import catalogue
+from pbm.model.games import Board
 
 LINE = 78                               # under the standard's 80, and a mail line's 78
 
@@ -21,7 +22,7 @@ def filename(board: Board) -> str:
 def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str:
     """The PGN of `board`; `comments` are (moves played then, author, text) in order."""
     standard = rules.Game.new(board.variant).fen() == board.start_fen     # Janggi's setups are not
-    tags = [("Event", f"{TITLES[board.variant]} Board {board.number}"), ("Site", site),
+    tags = [("Event", f"{catalogue.title(board.variant)} Board {board.number}"), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
             ("White", board.player1), ("Black", board.player2), ("Result", board.result),
             ("Variant", board.variant)]

@@ -59,14 +59,6 @@ def render_html(template: str, /, **values: object) -> str:
     return environment().get_template(template).render(**values)
 
 
-def has_template(name: str) -> bool:
-    try:
-        environment().get_template(name)
-    except jinja2.TemplateNotFound:
-        return False
-    return True
-
-
 def render(template: str, /, **values: object) -> str:
     """The template named `template`, filled with `values`; trailing blanks go (but a "-- " signature separator keeps
     its space) and runs of blank lines collapse to one."""
