@@ -3,14 +3,9 @@ and the errors of each -- with every mail scanned for the passwords used."""
 from __future__ import annotations
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, flat, text
+from support.postoffice import PASSWORDS, flat, text
 
-
-@pytest.fixture
-def post(tmp_path):
-    office = PostOffice(tmp_path)
-    yield office
-    office.assert_no_password_sent()
+pytestmark = pytest.mark.post_office()
 
 
 def test_signup_welcomes_and_stores_only_a_hash(post):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from postoffice import PostOffice, by_recipient, flat, text
+from support.postoffice import by_recipient, flat, text
 
 import rules
 
@@ -15,12 +15,7 @@ import rules
 MATE = ["h3e3", "a10a9", "e3e7", "a9a10", "b3b5", "a10a9", "b5e5"]
 
 
-@pytest.fixture
-def post(tmp_path):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob", "carol", "root")
-    yield office
-    office.assert_no_password_sent()
+pytestmark = pytest.mark.post_office("alice", "bob", "carol", "root")
 
 
 def player(name: str) -> str:

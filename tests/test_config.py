@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import REPO, pbm_environment
+from support.processes import REPO, pbm_environment
 
 from pbm.config import ConfigError, load_config
 

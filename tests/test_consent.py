@@ -7,18 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, by_recipient, flat, opened, text
+from support.postoffice import PASSWORDS, PostOffice, by_recipient, flat, text
 
 from pbm.model import ratings
+
+pytestmark = pytest.mark.post_office("alice", "bob", "carol")
 
 
 def player(user: str) -> str:
     return f"{user}@example.org"
 
-
-@pytest.fixture
-def post(tmp_path):
-    yield from opened(tmp_path, "alice", "bob", "carol")
 
 
 def test_a_forged_challenge_with_a_tiny_time_limit_costs_the_challenged_player_nothing(post):

@@ -7,7 +7,7 @@ import smtplib
 from email import message_from_bytes, policy
 
 import pytest
-from conftest import EX_SOFTWARE, PbmEnv, alive, wait_until
+from support.processes import EX_SOFTWARE, PbmEnv, alive, wait_until
 
 KILLED = -signal.SIGKILL
 

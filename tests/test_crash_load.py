@@ -21,7 +21,7 @@ import time
 from email import message_from_bytes, policy
 from pathlib import Path
 
-from conftest import PbmEnv, PbmServer, alive, wait_until, wire
+from support.processes import PbmEnv, PbmServer, alive, wait_until, wire
 
 import rules
 

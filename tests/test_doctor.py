@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ssl
 
-from test_outbox import RELAY_PASSWORD, RELAY_USER, certificate, relay_env  # noqa: F401 (fixtures)
+from support.relay import RELAY_PASSWORD, RELAY_USER
 
 
 def doctor(env) -> tuple[int, str]:
@@ -37,7 +37,7 @@ def test_file_modes_and_a_damaged_database(pbm_env):
     assert code == 1 and "restore it from a backup" in out
 
 
-def test_the_relay_with_starttls_and_auth(relay_env, certificate):  # noqa: F811
+def test_the_relay_with_starttls_and_auth(relay_env, certificate):
     env, start = relay_env
     code, out = doctor(env)
     assert code == 1 and "relay 127.0.0.1" in out and "check [outbound] host, port" in out  # nobody there

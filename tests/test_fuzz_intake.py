@@ -14,7 +14,7 @@ import base64
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from postoffice import PASSWORDS, SERVER, PostOffice
+from support.postoffice import PASSWORDS, SERVER, PostOffice
 
 from pbm import intake
 from pbm.mail import reading

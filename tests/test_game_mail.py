@@ -3,7 +3,7 @@ replies read from the outbox Maildir, half of the moves sent as replies to the g
 Every mail the server wrote is scanned for the passwords."""
 from __future__ import annotations
 
-from postoffice import plain
+from support.postoffice import plain
 from test_commands_game import MATE
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from postoffice import by_recipient, flat, text
+from support.postoffice import by_recipient, flat, text
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
 # White (alice): d1f2 teleports the bodyguard beside the king, e1c1 castles with the a-file lance,

@@ -11,8 +11,8 @@ import json
 import pathlib
 import random
 
-import giqi_oracle as oracle
 import pytest
+from support import giqi_oracle as oracle
 
 import rules
 from rules import Game

@@ -8,7 +8,7 @@ Black's half; White's promotion zone is ranks 7-9.
 from __future__ import annotations
 
 import pytest
-from placement import placement
+from support.placement import placement
 
 from rules import Game, IllegalMove
 

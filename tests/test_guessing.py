@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, flat, opened
+from support.postoffice import PASSWORDS, PostOffice, flat
 
 from pbm.model import accounts
 
-
-@pytest.fixture
-def post(tmp_path):
-    yield from opened(tmp_path, "alice", "bob", challenge=True)
+pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
 
 
 def guess(post: PostOffice, password: str, sender: str = "mallory@example.org", user: str = "alice"):

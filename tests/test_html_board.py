@@ -13,7 +13,7 @@ from email import policy
 from email.parser import BytesParser
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
 from rules import board_svg

@@ -10,8 +10,8 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import REPO
 
 SOURCE_FILES = ["setup.cfg", "pyproject.toml", "README.md", "rules", "pbm", "mail_templates"]
 

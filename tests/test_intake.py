@@ -7,8 +7,8 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
 import pytest
-from conftest import PbmEnv
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import PbmEnv
 
 EX_TEMPFAIL = 75
 

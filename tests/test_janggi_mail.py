@@ -8,8 +8,8 @@ import json
 import re
 
 import pytest
-from postoffice import PASSWORDS as OFFICE_PASSWORDS
-from postoffice import PostOffice, by_recipient, flat, opened, text
+from support.postoffice import PASSWORDS as OFFICE_PASSWORDS
+from support.postoffice import PostOffice, by_recipient, flat, text
 
 import rules
 
@@ -20,6 +20,8 @@ PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
 MATE = ["a1a2", "pass", "a2d2", "f10f9", "d2d8", "e9e10", "d8d9", "e10f10", "d9d10"]
 CHECK_PLY = 5           # after d2d8 Han is in check
 HAN_SETUP_PLY = 1       # Han chooses after this many plies
+
+pytestmark = pytest.mark.post_office("alice", "bob", "carol")
 
 
 def test_the_mate_is_a_mate():
@@ -142,10 +144,6 @@ def _assert_no_password(pbm_env) -> None:
 
 
 # --- in detail, through the in-process post office ----------------------------------------------------
-
-@pytest.fixture
-def post(tmp_path):
-    yield from opened(tmp_path, "alice", "bob", "carol")
 
 
 def janggi(post: PostOffice, extra: str = "", first: str = "alice", second: str = "bob",

@@ -30,7 +30,7 @@ from collections import Counter
 
 import pyffish as sf
 import pytest
-from pyffish_playouts import (
+from support.pyffish_playouts import (
     PlayoutPlan,
     Report,
     Verdicts,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import catalogue
 from pbm.outbox import compose

@@ -8,8 +8,8 @@ import smtplib
 import stat
 
 import pytest
-from conftest import PbmEnv, alive, wait_until, wire
-from postoffice import PASSWORDS, text
+from support.postoffice import PASSWORDS, text
+from support.processes import PbmEnv, alive, wait_until, wire
 from test_crash import KILLED, assert_each_reply_sent_once
 
 

@@ -3,88 +3,15 @@ subprocesses over loopback, with STARTTLS and AUTH."""
 from __future__ import annotations
 
 import ssl
-import subprocess
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
-import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, LoginPassword
-from conftest import PbmEnv, free_port
+from support.processes import PbmEnv
+from support.relay import RELAY_PASSWORD, RELAY_USER
 
 from pbm.config import load_config
 from pbm.mail.messages import Outgoing
 from pbm.model.db import open_db, parse_timestamp, transaction
 from pbm.outbox import queue, sending
-
-RELAY_USER, RELAY_PASSWORD = "pbm-relay", "relay-Pa55word"
-
-
-class Relay:
-    """A real SMTP server standing in for the smarthost.  `script` holds the answers to successive
-    DATA commands (None: accept); mail to the `refuse` addresses is refused for good."""
-
-    def __init__(self, port: int, tls: ssl.SSLContext | None = None, script: list | None = None,
-                 smtputf8: bool = False, refuse: frozenset[str] = frozenset()):
-        self.script = list(script or [])
-        self.refuse = refuse            # recipients answered 550 (unknown user), always
-        self.attempts = 0
-        self.accepted: list[tuple[str, list[str], bytes]] = []
-        self.logins: list[bytes] = []
-        options = dict(tls_context=tls, require_starttls=True, auth_required=True,
-                       authenticator=self._authenticate) if tls else {}
-        self.controller = Controller(self, hostname="127.0.0.1", port=port, enable_SMTPUTF8=smtputf8,
-                                     **options)
-        self.controller.start()
-
-    def _authenticate(self, server, session, envelope, mechanism, auth_data) -> AuthResult:
-        assert isinstance(auth_data, LoginPassword)
-        self.logins.append(auth_data.login)
-        ok = (auth_data.login, auth_data.password) == (RELAY_USER.encode(), RELAY_PASSWORD.encode())
-        return AuthResult(success=ok, handled=False)    # handled=False: aiosmtpd answers 535
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.attempts += 1
-        answer = self.script.pop(0) if self.script else None
-        if self.refuse & set(envelope.rcpt_tos):
-            answer = "550 5.1.1 No such user"
-        if answer:
-            return answer
-        self.accepted.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
-        return "250 2.0.0 queued"
-
-    def stop(self) -> None:
-        if self.controller is not None:
-            self.controller.stop()
-            self.controller = None
-
-
-@pytest.fixture(scope="session")
-def certificate(tmp_path_factory) -> tuple[Path, Path]:
-    """A self-signed certificate for localhost, made by the openssl command."""
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return cert, key
-
-
-@pytest.fixture
-def relay_env(pbm_env: PbmEnv):
-    """pbm_env sending through a relay on a free port (started by the test with `start`)."""
-    port = free_port()
-    pbm_env.configure(outbound={"mode": "smtp", "host": "127.0.0.1", "port": port, "timeout": 10.0,
-                                "retry_base": 0.0})
-    relays: list[Relay] = []
-
-    def start(**kwargs) -> Relay:
-        relays.append(Relay(port, **kwargs))
-        return relays[-1]
-
-    yield pbm_env, start
-    for relay in relays:
-        relay.stop()
 
 
 def outbox_rows(env: PbmEnv) -> list[tuple]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
 
-from test_outbox import Relay, relay_env  # noqa: F401  (a fixture)
+from support.relay import Relay
 
 from pbm.config import load_config
 from pbm.mail.messages import Outgoing

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from postoffice import by_recipient, flat, text
+from support.postoffice import by_recipient, flat, text
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
 

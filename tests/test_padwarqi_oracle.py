@@ -9,8 +9,8 @@ import pathlib
 import random
 import re
 
-import padwarqi_oracle as oracle
 import pytest
+from support import padwarqi_oracle as oracle
 
 import rules
 from rules import Game

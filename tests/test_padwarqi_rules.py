@@ -8,7 +8,7 @@ so the facing rule stays out of the way.
 from __future__ import annotations
 
 import pytest
-from placement import placement
+from support.placement import placement
 
 from rules import Game, IllegalMove
 

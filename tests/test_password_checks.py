@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, text
 
 from pbm.model import accounts
 
@@ -17,19 +17,19 @@ def new_process() -> None:
     accounts._rejected.clear()
 
 
-@pytest.fixture
-def post(tmp_path, monkeypatch):
-    office = PostOffice(tmp_path)
-    office.signup("alice", "bob")
-    office.challenge()
-    office.scrypt_runs = 0
+pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
+
+
+@pytest.fixture(autouse=True)
+def count_scrypt(post, monkeypatch):
+    """`post.scrypt_runs`: how often scrypt ran (the real function still runs)."""
+    post.scrypt_runs = 0
     real = accounts._scrypt_check
 
     def counted(password, stored):
-        office.scrypt_runs += 1
+        post.scrypt_runs += 1
         return real(password, stored)
     monkeypatch.setattr(accounts, "_scrypt_check", counted)
-    return office
 
 
 def test_a_right_password_is_checked_once_across_processes(post):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import PbmEnv
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import PbmEnv
 
 
 def flat(mail) -> str:

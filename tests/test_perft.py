@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from xiangqi_positions import PERFT
+from support.xiangqi_positions import PERFT
 
 import rules
 

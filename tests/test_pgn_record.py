@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from pgn_reader import read
-from postoffice import PASSWORDS, PostOffice, text
+from support.pgn_reader import read
+from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
 from pbm import catalogue

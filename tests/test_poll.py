@@ -8,13 +8,13 @@ import subprocess
 import time
 
 import pytest
-from conftest import PBM, PbmEnv, pbm_environment
 from imapclient import SEEN
+from support.processes import PBM, PbmEnv, pbm_environment
 
 pytest.register_assert_rewrite("dovecot")
 pytest_plugins = ["dovecot"]    # its fixtures: dovecot, plain_dovecot, dovecot_server
-from dovecot import Dovecot  # noqa: E402
-from postoffice import plain
+from support.dovecot import Dovecot  # noqa: E402
+from support.postoffice import plain
 
 EX_TEMPFAIL = 75
 WAIT = 30.0     # seconds a running `pbm poll` may take to answer: a bound, not a measurement

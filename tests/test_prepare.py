@@ -7,16 +7,13 @@ import hashlib
 from email import policy
 
 import pytest
-from postoffice import PASSWORDS, SERVER, PostOffice, opened
+from support.postoffice import PASSWORDS, SERVER, PostOffice
 
 from pbm import intake
 from pbm.model import accounts, games
 from pbm.runners.preparers import Preparers
 
-
-@pytest.fixture
-def post(tmp_path):
-    yield from opened(tmp_path, "alice", "bob", challenge=True)
+pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """GAME player USERID (issue 14): rating with its last changes, results by opponent, games running."""
 from __future__ import annotations
 
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 
 def test_a_profile_after_a_won_game_and_with_one_running(tmp_path):

@@ -27,7 +27,7 @@ from collections import Counter
 
 import pyffish as sf
 import pytest
-from pyffish_playouts import (
+from support.pyffish_playouts import (
     PlayoutPlan,
     Report,
     Verdicts,
@@ -38,7 +38,7 @@ from pyffish_playouts import (
     rules_checking_moves,
     split_move,
 )
-from xiangqi_positions import VARIANT, playout, playout_plans, tandem_files
+from support.xiangqi_positions import VARIANT, playout, playout_plans, tandem_files
 
 import rules
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from postoffice import PostOffice
+from support.postoffice import PostOffice
 
 from pbm.model import ratings, tokens
 

@@ -2,7 +2,7 @@
 repeat, and the move completing the third occurrence ends the game for both players."""
 from __future__ import annotations
 
-from postoffice import plain
+from support.postoffice import plain
 from test_repetition import CYCLE, ROOK_FOLLOWS_CANNON
 
 

@@ -1,8 +1,8 @@
 """What a new player runs into (issue 13), through `pbm deliver` with real message bytes."""
 from __future__ import annotations
 
-from conftest import PbmEnv
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import PbmEnv
 
 
 def flat(mail) -> str:

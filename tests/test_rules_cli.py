@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from xiangqi_positions import PERFT, START_FEN, board, load_oracle
+from support.xiangqi_positions import PERFT, START_FEN, board, load_oracle
 
 REPO = Path(__file__).resolve().parent.parent
 PLAYOUTS = {playout["name"]: playout for playout in load_oracle()}

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import stat
 
-from conftest import PbmEnv
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import PbmEnv
 
 
 def mode(path) -> int:

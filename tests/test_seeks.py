@@ -3,7 +3,7 @@ GAME accept-seek N takes one and the game starts at once, counting from its star
 takes expires (timers with an injected clock); new players hear of it in the welcome mail."""
 from __future__ import annotations
 
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm.model import games
 

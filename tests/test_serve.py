@@ -6,8 +6,8 @@ import sqlite3
 import threading
 
 import pytest
-from conftest import PbmEnv, PbmServer, alive, wait_until, wire
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import PbmEnv, PbmServer, alive, wait_until, wire
 
 
 def test_a_command_over_smtp_is_answered(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:

@@ -7,8 +7,8 @@ import signal
 import smtplib
 
 import pytest
-from conftest import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
-from postoffice import plain
+from support.postoffice import plain
+from support.processes import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
 
 
 @pytest.fixture

@@ -8,11 +8,10 @@ passwords were checked before: the steady state of a game, as a player sees it.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from email import policy
 
 import pytest
-from postoffice import PASSWORDS, PostOffice, opened, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import intake
 from pbm.outbox import claims, sending
@@ -20,9 +19,7 @@ from pbm.outbox import claims, sending
 LIMIT = 15
 
 
-@pytest.fixture
-def post(tmp_path) -> Iterator[PostOffice]:
-    yield from opened(tmp_path, "alice", "bob", "carol", challenge=True)
+pytestmark = pytest.mark.post_office("alice", "bob", "carol", challenge=True)
 
 
 def statements(post: PostOffice, raw: bytes, sender: str, to: str = "pbm@pbm.test") -> list[str]:

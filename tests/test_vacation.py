@@ -3,7 +3,7 @@ a yearly allowance; the opponents are told, status shows it, and the timers (wit
 neither time the player out nor remind them until it ends."""
 from __future__ import annotations
 
-from postoffice import PASSWORDS, PostOffice, text
+from support.postoffice import PASSWORDS, PostOffice, text
 
 
 def by_to(mails):

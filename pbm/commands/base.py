@@ -18,6 +18,7 @@ from pbm.outbox import compose
 
 MAX_LISTED = 100        # lines of any listing (games, history, seeks): one cap for all
 
+
 class CommandError(Exception):
     """The command cannot be carried out.  The text says what was wrong and what would be right;
     it is mailed to the player, so it must never contain a password."""

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import pyffish_playouts
-from pyffish_playouts import CheckingMoves, PlayoutPlan, Verdicts, board
+from support import pyffish_playouts
+from support.pyffish_playouts import CheckingMoves, PlayoutPlan, Verdicts, board
 
 VARIANT = "xiangqi"
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
