@@ -15,6 +15,8 @@ from support.postoffice import PostOffice, opened
 from support.processes import PbmEnv, PbmServer, free_port
 from support.relay import Relay
 
+pytest_plugins = ["support.dovecot"]     # its fixtures: dovecot, plain_dovecot, dovecot_server
+
 
 @pytest.fixture
 def pbm_env(tmp_path: Path):

@@ -7,32 +7,17 @@ found from the picture itself (the board's wood colour gives its frame) and the 
 of rules.board_svg."""
 from __future__ import annotations
 
-import shutil
-import subprocess
 from email import policy
 from email.parser import BytesParser
 
 import pytest
+from support.browser import screenshot
 from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
 from rules import board_svg
 
-Image = pytest.importorskip("PIL.Image", reason="Pillow reads the rendered PNG (pip install pillow)")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                                          "(.ci/setup installs it: apt-get install chromium)")
 WOOD = (0xF0, 0xD9, 0xA0)
-
-
-def screenshot(html: str, tmp_path, name: str):
-    page = tmp_path / f"{name}.html"
-    page.write_text(html, encoding="utf-8")
-    png = tmp_path / f"{name}.png"
-    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--force-device-scale-factor=1", f"--screenshot={png}", "--window-size=480,1800",
-                    page.as_uri()], check=True, capture_output=True, timeout=120)
-    return Image.open(png).convert("RGB")
 
 
 def near(pixel, colour, tolerance=40) -> bool:

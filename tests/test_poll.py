@@ -12,7 +12,6 @@ from imapclient import SEEN
 from support.processes import PBM, PbmEnv, pbm_environment
 
 pytest.register_assert_rewrite("dovecot")
-pytest_plugins = ["dovecot"]    # its fixtures: dovecot, plain_dovecot, dovecot_server
 from support.dovecot import Dovecot  # noqa: E402
 from support.postoffice import plain
 
