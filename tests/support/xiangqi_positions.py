@@ -27,7 +27,7 @@ from support.pyffish_playouts import CheckingMoves, PlayoutPlan, Verdicts, board
 
 VARIANT = "xiangqi"
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-ORACLE_PATH = Path(__file__).parent / "data" / "xiangqi_pyffish.json.gz"
+ORACLE_PATH = Path(__file__).parents[1] / "data" / "xiangqi_pyffish.json.gz"
 
 # Published perft node counts (Fairy-Stockfish's test suite / chessprogramming wiki; the same figures
 # as spec testdata/perft.json). Index i holds the count for depth i + 1.
