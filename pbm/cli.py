@@ -65,8 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     poll.add_argument("--once", action="store_true", help="one round, then exit")
     poll.set_defaults(run=_poll)
 
-    box = sub.add_parser("outbox", help="list the outbox (default), or send what is queued")
-    box.add_argument("action", nargs="?", choices=["list", "flush"], default="list")
+    box = sub.add_parser("outbox", help="list the outbox (default), send what is queued, or show a reply")
+    box.add_argument("action", nargs="?", choices=["list", "flush", "show"], default="list")
+    box.add_argument("ids", nargs="*", type=int, metavar="ID", help="for show: the replies to print")
     box.add_argument("--status", choices=["queued", "sending", "sent", "failed"])
     box.add_argument("--limit", type=int, default=50, help="rows to list, newest first (default 50)")
     box.set_defaults(run=_outbox)
@@ -86,7 +87,27 @@ def _parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
     doctor.set_defaults(run=_doctor)
+
+    export = sub.add_parser("export", help="games, moves, players and ratings as CSV or JSON, and "
+                                           "every finished game as PGN")
+    export.add_argument("dest", metavar="DEST", help="the folder to write into (made if missing)")
+    export.add_argument("--format", choices=["csv", "json"], default="csv", help="default csv")
+    export.add_argument("--pgn", metavar="FOLDER", help="where the PGN files go (default DEST/pgn)")
+    export.set_defaults(run=_export)
     return parser
+
+
+def _export(config: Config, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pbm.model.store import open_db
+    from pbm.upkeep import export
+
+    dest = Path(args.dest)
+    counts = export.export(open_db(config), dest, args.format, config.server.address,
+                           Path(args.pgn) if args.pgn else dest / "pgn")
+    print(", ".join(f"{name} {count}" for name, count in counts.items()))
+    return EX_OK
 
 
 def _doctor(config: Config, args: argparse.Namespace) -> int:
@@ -103,7 +124,7 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
     try:
         from pbm import intake
-        from pbm.model.db import open_db
+        from pbm.model.store import open_db
         from pbm.outbox import claims, sending
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
@@ -160,7 +181,7 @@ def _poll(config: Config, args: argparse.Namespace) -> int:
 
 
 def _outbox(config: Config, args: argparse.Namespace) -> int:
-    from pbm.model.db import open_db
+    from pbm.model.store import open_db
     from pbm.outbox import queue, sending
 
     db = open_db(config)
@@ -168,23 +189,56 @@ def _outbox(config: Config, args: argparse.Namespace) -> int:
         report = sending.send_due(db, config, force=True)
         print(f"sent {report.sent}, to retry {report.retrying}, failed {report.failed}")
         return EX_OK if not report.retrying and not report.failed else EX_TEMPFAIL
+    if args.action == "show":
+        return _show(db, args.ids)
     counts = queue.counts(db)
     print(", ".join(f"{status} {counts.get(status, 0)}"
                     for status in ("queued", "sending", "sent", "failed")))
-    for row in queue.listing(db, args.status, args.limit):
+    rows = queue.listing(db, args.status, args.limit)
+    if rows:
+        print(f"{'ID':>6}  {'STATUS':<7} {'TRIES':>5}  {'WHEN (UTC)':<19}  {'TO':<30}  SUBJECT")
+    for row in rows:
         when = {"sent": row["sent_at"], "queued": row["next_attempt_at"]}.get(row["status"], row["queued_at"])
-        print(f"{row['id']:>6}  {row['status']:<7} {row['attempts']:>2}x  {when[:19]}  "
-              f"{row['recipient']}  {row['subject']}")
+        print(f"{row['id']:>6}  {row['status']:<7} {row['attempts']:>5}  {when[:19]:<19}  "
+              f"{row['recipient']:<30}  {row['subject']}")
         if row["last_error"] and row["status"] != "sent":
             print(f"{'':8}{row['last_error']}")
     return EX_OK
+
+
+def _show(db, ids: list[int]) -> int:
+    """`pbm outbox show ID...`: each reply as a reader sees it, its headers and its text part."""
+    from email import message_from_bytes, policy
+
+    if not ids:
+        print("pbm: which replies? `pbm outbox show ID...` (see `pbm outbox`)", file=sys.stderr)
+        return EX_USAGE
+    status = EX_OK
+    for reply_id in ids:
+        row = db.execute("SELECT raw FROM outbox_bodies WHERE id = ?", [reply_id]).fetchone()
+        if row is None:
+            print(f"pbm: there is no reply {reply_id} in the outbox", file=sys.stderr)
+            status = EX_USAGE
+            continue
+        mail = message_from_bytes(row[0], policy=policy.default)
+        for name in ("From", "To", "Reply-To", "Subject", "Date"):
+            if mail[name]:
+                print(f"{name}: {mail[name]}")
+        body = mail.get_body(preferencelist=("plain",))
+        print()
+        print(body.get_content().rstrip("\n") if body is not None else "(no text part)")
+        attached = [part.get_filename() for part in mail.iter_attachments() if part.get_filename()]
+        if attached:
+            print(f"\n(attached: {', '.join(attached)})")
+        print()
+    return status
 
 
 def _inbound(config: Config, args: argparse.Namespace) -> int:
     """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
     from pbm import intake
     from pbm.model import received
-    from pbm.model.db import open_db
+    from pbm.model.store import open_db
     from pbm.outbox import sending
 
     db = open_db(config)
@@ -224,7 +278,8 @@ def _user(config: Config, args: argparse.Namespace) -> int:
     from datetime import datetime, timezone
 
     from pbm.model import accounts
-    from pbm.model.db import open_db, transaction
+    from pbm.model.db import transaction
+    from pbm.model.store import open_db
 
     db = open_db(config)
     user = accounts.get(db, args.user_id)
@@ -242,7 +297,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
 def _timers(config: Config, args: argparse.Namespace) -> int:
     
     from pbm.commands import timers
-    from pbm.model.db import open_db
+    from pbm.model.store import open_db
     from pbm.outbox import sending
 
     db = open_db(config)

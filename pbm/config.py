@@ -87,7 +87,7 @@ class AdminsSection:
 @dataclass(frozen=True)
 class LmtpSection:
     socket: Path | None = None          # a Unix socket for LMTP from the local MTA; None = none
-    socket_mode: int = 0o660            # who may connect: the MTA's group (see README)
+    socket_mode: int = 0o660            # who may connect: the MTA's group (see docs/operating.md)
 
 
 @dataclass(frozen=True)

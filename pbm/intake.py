@@ -132,7 +132,7 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
 class _Step:
     """Where the work of one message can be taken back to: its own savepoint when it is committed
     with others, else the transaction itself -- the usual message is alone, and so costs two
-    statements fewer (issue 15)."""
+    statements fewer."""
 
     def __init__(self, db: Database, alone: bool):
         self.db, self.alone = db, alone

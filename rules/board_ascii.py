@@ -1,4 +1,4 @@
-"""The pbmserv ASCII board (seed 004), drawn from the variant's geometry rather than from a picture.
+"""The pbmserv ASCII board (pbmserv's Xiangqi help page), drawn from the variant's geometry rather than from a picture.
 
 Point (file f) sits at column 5 + 4f; a piece is its colour letter and pbmserv letter, written over the
 point and the column before it.  Rank labels stand on both sides, files on top and bottom, the drawn
@@ -63,7 +63,7 @@ def _between_line(v, upper: int, turned: bool) -> str:
 @functools.lru_cache(maxsize=64)
 def _frame(v, turned: bool) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     """The board of points without its pieces, and (line, rank) of each rank: drawn once per
-    variant and side, since every board mail of every move needs it (issue 15)."""
+    variant and side, since every board mail of every move needs it."""
     files = "     " + "   ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
     lines, rank_lines = [files, ""], []
     ranks = drawn_ranks(v, turned)

@@ -1,4 +1,4 @@
-"""FEN in and out, in the Fairy-Stockfish / pychess-variants form (spec/games.md, "FEN")."""
+"""FEN in and out, in the Fairy-Stockfish / pychess-variants form (docs/games.md, "FEN")."""
 from __future__ import annotations
 
 import re

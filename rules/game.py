@@ -248,7 +248,7 @@ class Game:
             self._draw(f"{v.no_capture_limit} plies without capture")
 
     def _dead_position(self) -> bool:
-        """Seed 004 rule (f), as spec/repetition.md "Other endings" reads it: no piece left that can
+        """The dead-position rule, as docs/repetition.md "Other endings" gives it: no piece left that can
         ever reach the enemy king (kings, and pieces whose every pattern keeps them in their palace or
         on their own half, never can), or the only one is a cannon with nothing but the two kings on
         the board to serve as its screen."""

@@ -1,7 +1,7 @@
 """Move text: coordinates (`h3e3`, the machine form) and WXF (`C2=5`, written as Fairy-Stockfish does).
 
 Coordinates are files a.. from the first player's left and ranks 1.. from the first player's side, the
-labels printed around every board (spec/games.md); the ICCS 0-based ranks are deliberately not read.
+labels printed around every board (docs/games.md); the ICCS 0-based ranks are deliberately not read.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The repetition referee: perpetual check and perpetual chase (spec/repetition.md).
+"""The repetition referee: perpetual check and perpetual chase (docs/repetition.md).
 
 When a position (placement and side to move) occurs for the third time since the last capture, the
 moves from the first of those occurrences to now, two full cycles, are the *window*.  Each side's moves

@@ -133,7 +133,7 @@ class Variant:
     stalemate_loses: bool = True          # Xiangqi: the stalemated side loses
     no_capture_limit: int | None = None   # plies without capture that end the game in a draw
     perpetual_chase: bool = True          # repetition: a perpetual chase loses (else only checks count)
-    # Seed 004 rule (f): a draw as soon as neither side can ever capture the other's king.
+    # The dead-position rule: a draw as soon as neither side can ever capture the other's king.
     dead_position_draw: bool = False
     # Janggi bikjang (with kings_may_face): a side whose king faces the other king on an open file must
     # break the facing or pass, and a pass while they face ends the game.

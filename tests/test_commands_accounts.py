@@ -196,7 +196,7 @@ def test_passwords_can_be_checked_before_the_write_transaction(post):
 
 
 def test_no_unchecked_word_is_quoted_back(post):
-    """Issue 12's leaks: a password added to a command that takes none, an all-digit password, a
+    """The leaks of a password: a password added to a command that takes none, an all-digit password, a
     bare password as the subject, a mistaken signup and a token reply starting with the password are
     all answered with the word masked; existing board numbers, verbs and game names stay readable."""
     post.signup("alice", "bob")

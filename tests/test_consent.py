@@ -1,4 +1,4 @@
-"""A challenge costs the challenged player nothing before they consent (issue 12): anyone who can
+"""A challenge costs the challenged player nothing before they consent: anyone who can
 forge a player's From can start a game, so the challenged player's clock runs, and the game is
 rated, only from their first move or setup choice; an untaken challenge lapses; time limits have a
 floor; an operator can require the challenger's password."""

@@ -1,4 +1,4 @@
-"""`pbm serve` SIGKILLed again and again while players mail it real game commands (issue 12).
+"""`pbm serve` SIGKILLed again and again while players mail it real game commands.
 
 Two players play four Xiangqi games over SMTP, command after command, as fast as the server
 answers.  At random moments a timer SIGKILLs the server -- sometimes the main process alone, sometimes

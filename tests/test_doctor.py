@@ -1,4 +1,4 @@
-"""`pbm doctor` (issue 15): says ok where things are right, and names what is wrong, with its fix and
+"""`pbm doctor`: says ok where things are right, and names what is wrong, with its fix and
 exit status 1 -- file modes, a damaged database, a relay that does not answer or refuses the login,
 a socket path that is not a socket.  The relay is a real aiosmtpd server with STARTTLS and AUTH."""
 from __future__ import annotations

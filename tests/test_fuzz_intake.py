@@ -1,4 +1,4 @@
-"""Hostile mail (issue 12): whatever arrives is recorded exactly once, answered at most once (never
+"""Hostile mail: whatever arrives is recorded exactly once, answered at most once (never
 when it is automatic), never crashes intake, and no answer holds a password.
 
 The property test builds messages from every category of trouble seen in the wild -- RFC 2047 words

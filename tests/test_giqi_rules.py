@@ -1,4 +1,4 @@
-"""Gi-Qi-Game, clause by clause (spec/games.md "Gi-Qi-Game", seed 003), from positions whose answer is
+"""Gi-Qi-Game, clause by clause (docs/games.md "Gi-Qi-Game"), from positions whose answer is
 argued from the rule text in each test.  Unless a test places them, the White king stands on a1 and the
 Black king on h9 (on no common rank, file or diagonal), with no guard: they cannot move.
 

@@ -1,4 +1,4 @@
-"""Password guessing by mail is limited (issue 12), on the post office's clock: no sleeping."""
+"""Password guessing by mail is limited, on the post office's clock: no sleeping."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The drawn board (issue 14): a board mail is multipart/alternative, the pbmserv text unchanged and
+"""The drawn board: a board mail is multipart/alternative, the pbmserv text unchanged and
 an HTML part with the board drawn as SVG.  A real browser (Debian's headless Chromium) renders the
 HTML into a PNG, and the test reads the pixels: the picture has the board's size, and at every point
 of the position's FEN there is a piece of the right colour (its ring), or bare board where the FEN

@@ -8,7 +8,7 @@ FEN, check, and how the game ends. The rules core must agree on all of it, reach
 through Game.setup (Han choosing before or after Cho's first move) and replay the games through
 Game.from_record and Game.at.
 
-Rule sets. The project's default (seed 002: bikjang and two passes in a row are draws) is pyffish's
+Rule sets. The project's default (bikjang and two passes in a row are draws) is pyffish's
 `janggitraditional`; the `points` parameter is pyffish's `janggi` (tournament rules: those endings go to
 the side with more material, Han +1.5). Both have the same legal moves, so the playouts are played with
 `janggitraditional` and every ending is also put to `janggi` and to a points game of the rules core.
@@ -55,7 +55,7 @@ LOOK_BACK = 2                  # pyffish needs the last two moves to see two pas
 # Each side names them from its own seat, so Han's left is the i-file.
 CHO_RANK = {"inner": "RNBA1ABNR", "left": "RBNA1ABNR", "right": "RNBA1ANBR", "outer": "RBNA1ANBR"}
 HAN_RANK = {"inner": "rnba1abnr", "left": "rnba1anbr", "right": "rbna1abnr", "outer": "rbna1anbr"}
-VALUES = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}  # spec/games.md; Han gets 1.5 more
+VALUES = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}  # docs/games.md; Han gets 1.5 more
 
 
 def arranged_start(cho: str, han: str) -> str:

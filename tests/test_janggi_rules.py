@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 START = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"
 SECOND = "1Pbcka3/3nNn1c1/N2CaC3/1pB6/9/9/5P3/9/4K4/9 w - - 0 23"
 
-# spec testdata/perft.json (the pass counts as a move).  Up to depth 3 the published counts go on past
+# the published perft counts (the pass counts as a move).  Up to depth 3 the published counts go on past
 # a pass that ends the game, like a move generator's; at depth 4 they stop there, as Fairy-Stockfish's
 # perft does (pyffish, asked move by move, gives 151202 too): rules.perft(..., game_ends=True).
 PERFT = [(START, [32, 1024, 33032]), (SECOND, [25, 378, 8860])]

@@ -1,4 +1,4 @@
-"""LMTP (issue 15): `pbm serve` takes mail from the local MTA on a Unix socket (`[lmtp] socket`), with
+"""LMTP: `pbm serve` takes mail from the local MTA on a Unix socket (`[lmtp] socket`), with
 one answer per recipient after DATA (RFC 2033), 250 only after the commit, the codes of SMTP.
 Spoken with smtplib.LMTP, which reads the first answer after DATA; the others are read with
 getreply(), as an LMTP client must."""

@@ -10,7 +10,8 @@ from support.relay import RELAY_PASSWORD, RELAY_USER
 
 from pbm.config import load_config
 from pbm.mail.messages import Outgoing
-from pbm.model.db import open_db, parse_timestamp, transaction
+from pbm.model.db import parse_timestamp, transaction
+from pbm.model.store import open_db
 from pbm.outbox import queue, sending
 
 

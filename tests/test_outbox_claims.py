@@ -7,7 +7,8 @@ from pathlib import Path
 
 from pbm.config import load_config
 from pbm.mail.messages import Outgoing
-from pbm.model.db import open_db, transaction
+from pbm.model.db import transaction
+from pbm.model.store import open_db
 from pbm.outbox import claims, maildir, queue, sending
 
 SENT_BEFORE = 2000

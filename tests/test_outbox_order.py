@@ -1,5 +1,5 @@
 """After a relay outage each recipient still gets their replies in the order they were queued; a
-reply refused for good tells someone; an international address gets a valid To (issue 12).  A real
+reply refused for good tells someone; an international address gets a valid To.  A real
 aiosmtpd relay in the test process, real SQLite, real `pbm deliver`."""
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from support.relay import Relay
 
 from pbm.config import load_config
 from pbm.mail.messages import Outgoing
-from pbm.model.db import open_db, transaction
+from pbm.model.db import transaction
+from pbm.model.store import open_db
 from pbm.outbox import queue, sending
 
 RECIPIENTS = [f"p{i}@example.org" for i in range(4)]

@@ -1,4 +1,4 @@
-"""Padwar qi, clause by clause (spec/games.md "Padwar qi", seed 000), from positions whose answer is
+"""Padwar qi, clause by clause (docs/games.md "Padwar qi"), from positions whose answer is
 argued from the rule text in each test.  FEN letters are those of the Xiangqi piece each piece
 replaces: chief K, warrior A, padwar B, thoat N, dwar R, Martian cannon C, pathan P (uppercase Red).
 
@@ -18,7 +18,7 @@ KOREAN = {"korean": True}
 def fen(pieces: dict[str, str], side: str = "w") -> str:
     """A FEN from {"e5": "R", ...}; a chief that `pieces` leaves out stands on d1 (Red) / f10 (Black).
     Where no piece could ever reach a chief (only chiefs, warriors, padwars) a Black pathan stands on
-    a7, far from every test, or the game would be drawn at once (seed 004 rule (f))."""
+    a7, far from every test, or the game would be drawn at once (the dead-position rule)."""
     letters = set(pieces.values())
     pieces = ({} if "K" in letters else {"d1": "K"}) | ({} if "k" in letters else {"f10": "k"}) | pieces
     if not letters & set("RNCPrncp"):

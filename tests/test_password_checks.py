@@ -1,4 +1,4 @@
-"""A password found right is remembered across processes for a short while (issue 15), so that each
+"""A password found right is remembered across processes for a short while, so that each
 `pbm deliver` does not pay scrypt again -- by a keyed hash, never the password, and never for a
 wrong password (each wrong one costs scrypt and counts for the guessing limit)."""
 from __future__ import annotations

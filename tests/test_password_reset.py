@@ -1,4 +1,4 @@
-"""A forgotten password (issue 13): a one-time code by mail to the registered addresses, or from an
+"""A forgotten password: a one-time code by mail to the registered addresses, or from an
 administrator's command line; `password set` with it.  Through `pbm deliver` with real bytes."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game records as PGN (issue 14): a whole game of each kind, played by mail to its end, comes back
+"""Game records as PGN: a whole game of each kind, played by mail to its end, comes back
 in its final mails as a PGN attachment that an independent reader (tests/pgn_reader.py, written from
 the PGN standard's grammar) accepts and whose moves, replayed through the rules core from its tags,
 reach the game's final position; `GAME record BOARD` mails the same through `pbm deliver`."""

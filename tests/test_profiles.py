@@ -1,4 +1,4 @@
-"""GAME player USERID (issue 14): rating with its last changes, results by opponent, games running."""
+"""GAME player USERID: rating with its last changes, results by opponent, games running."""
 from __future__ import annotations
 
 from support.postoffice import PASSWORDS, PostOffice, text

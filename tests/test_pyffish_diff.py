@@ -42,7 +42,7 @@ from support.xiangqi_positions import VARIANT, playout, playout_plans, tandem_fi
 
 import rules
 
-DEAD = "neither side can capture the other's king"  # spec/repetition.md "Other endings"
+DEAD = "neither side can capture the other's king"  # docs/repetition.md "Other endings"
 
 PLANS = playout_plans()
 FULL_WXF_EVERY = 8  # every 8th position of a playout gets all its WXF strings compared
@@ -124,7 +124,7 @@ def compare_position(game: rules.Game, verdicts: Verdicts, sample: random.Random
         problems.append(f"rules in_check() = {fresh.in_check()} (played game: {game.in_check()}), "
                         f"pyffish gives_check = {verdicts.check}")
     if verdicts.result is None and fresh.reason == DEAD:
-        counts["dead position"] += 1  # the project's rule (seed 004 (f)); pyffish plays on
+        counts["dead position"] += 1  # the project's rule (the dead-position rule); pyffish plays on
     elif verdicts.result is None:
         if (fresh.result, game.result) != ("*", "*"):
             problems.append(f"rules ends the game ({fresh.result}, {fresh.reason}) where pyffish has "

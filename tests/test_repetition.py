@@ -1,4 +1,4 @@
-"""The repetition referee (spec/repetition.md): the public cases, then each clause of the rule text on
+"""The repetition referee (docs/repetition.md): the public cases, then each clause of the rule text on
 positions built so that the verdict follows from that clause alone."""
 import json
 import pathlib
@@ -12,7 +12,7 @@ import rules
 from rules.notation import square_name
 from rules.repetition import ALLOWED, CHASE, CHECK, Referee, verdict_loser
 
-# A copy of the project's shared/testdata/repetition_public.jsonl, so that a checkout tests on its own.
+# A copy of the published repetition cases, so that a checkout tests on its own.
 CASES = pathlib.Path(__file__).parent / "data" / "repetition_public.jsonl"
 RESULTS = {"red_wins": "1-0", "black_wins": "0-1", "draw": "1/2-1/2"}
 
@@ -283,7 +283,7 @@ def test_cutting_a_protection_that_ran_through_the_attacker_is_not_a_chase(orien
     assert {square_name(game.variant, sq) for sq in new} == chased
 
 
-# --- the dead-position draw (seed 004 rule (f), spec "Other endings") ----------------------------------
+# --- the dead-position draw (docs/repetition.md "Other endings") ----------------------------------
 
 @pytest.mark.parametrize("fen,dead", [
     # Only kings, advisors and elephants: none of them ever leaves its palace or its own half.

@@ -1,4 +1,4 @@
-"""What a new player runs into (issue 13), through `pbm deliver` with real message bytes."""
+"""What a new player runs into, through `pbm deliver` with real message bytes."""
 from __future__ import annotations
 
 from support.postoffice import plain

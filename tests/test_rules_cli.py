@@ -1,7 +1,7 @@
 """`python -m rules`, the rules core's command-line contract, run as real subprocesses.
 
 Expected answers come from pyffish's stored verdicts (tests/xiangqi_positions.py) and from the pbmserv
-board of seed 004, never from the rules core itself.
+board of pbmserv's Xiangqi help page, never from the rules core itself.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from support.xiangqi_positions import PERFT, START_FEN, board, load_oracle
 REPO = Path(__file__).resolve().parent.parent
 PLAYOUTS = {playout["name"]: playout for playout in load_oracle()}
 
-# Seed 004's start diagram with g -> b for Black and the "Green" label read as "Black" (spec/games.md);
+# The published start diagram with g -> b for Black and the "Green" label read as "Black" (docs/games.md);
 # trailing blanks of the seed's lines dropped.
 START_BOARD = r"""
      A   B   C   D   E   F   G   H   I
@@ -68,7 +68,7 @@ def refused(*args: str, stdin: str | None = None) -> str:
 
 
 def expected_board(fen: str) -> list[str]:
-    """The seed 004 diagram with the FEN's pieces on its points (colour prefix + pbmserv letter)."""
+    """The pbmserv help page's diagram with the FEN's pieces on its points (colour prefix + pbmserv letter)."""
     lines = list(START_BOARD)
     pieces = board(fen)
     for rank in range(1, 11):

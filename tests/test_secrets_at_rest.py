@@ -1,4 +1,4 @@
-"""Secrets at rest (issue 12): files readable by the server alone, passwords masked in the stored
+"""Secrets at rest: files readable by the server alone, passwords masked in the stored
 messages once processed, old bodies purged, reply tokens revoked by a password change.  Through
 `pbm deliver` with real message bytes."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Finding an opponent (issue 14): GAME seek posts an open challenge, GAME seeks lists them,
+"""Finding an opponent: GAME seek posts an open challenge, GAME seeks lists them,
 GAME accept-seek N takes one and the game starts at once, counting from its start; a seek nobody
 takes expires (timers with an injected clock); new players hear of it in the welcome mail."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: a move costs at most 15 SQL statements, in one write transaction; messages committed
+"""A move costs at most 15 SQL statements, in one write transaction; messages committed
 together share one, each still all or nothing.
 
 Counted with SQLite's trace callback on the connection that does all the work here (as in `pbm

@@ -1,4 +1,4 @@
-"""Vacations (issue 14): `vacation USERID PASSWORD DAYS|off` stops every clock of the player, within
+"""Vacations: `vacation USERID PASSWORD DAYS|off` stops every clock of the player, within
 a yearly allowance; the opponents are told, status shows it, and the timers (with an injected clock)
 neither time the player out nor remind them until it ends."""
 from __future__ import annotations

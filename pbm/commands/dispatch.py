@@ -2,7 +2,7 @@
 
     handle(db, config, incoming, now) -> Handled        # called by pbm.intake inside its transaction
 
-Where the command is (mail.md): the subject is one command and the body its comment; the subject
+Where the command is (docs/mail.md): the subject is one command and the body its comment; the subject
 `multiple` makes every body line up to the first blank line a command (the rest is the comment);
 a mail to a reply token (`pbm+xiangqi-101-alice-...@host`) needs only the move, on the first body
 line or in the subject after "Re:".  An empty subject is read as if the first body line were the

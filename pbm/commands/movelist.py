@@ -3,7 +3,7 @@
 It is most of a long game's mail, and every move sends it to every player and observer, so it is
 made once per event (in `Board.rendered`), and extended from the list this thread made for the
 board's previous move rather than made again: in `pbm serve`, whose one writing thread handles every
-move, move 300 then costs what move 10 does (issue 15).  A list that does not start with the moves
+move, move 300 then costs what move 10 does.  A list that does not start with the moves
 the thread made (a move taken back, another process's move) is made afresh.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ subscribe, unsubscribe -- and the same verbs when they come as a reply to a game
 Decisions (the spec is silent): the player who sends `-fen` or `-unrated` gets an unrated game (a
 set-up position says nothing about strength); USER1 plays the side to move in the FEN.  A
 challenge costs the challenged player nothing until they consent by their first move or setup
-choice (issue 12: From can be forged): until then their clock does not run, the game is not rated,
+choice: until then their clock does not run, the game is not rated,
 and a resignation by either player ends it without a result -- the challenged player declines, the
 challenger withdraws.  A declined or withdrawn game keeps its row, marked declined, so that the
 board number is never given to another game, but it is hidden from every list and rating.  A

@@ -1,5 +1,5 @@
 """The setup choice before the first move: in Janggi each side picks one of four arrangements of
-its horses and elephants (spec/games.md, seed 002).
+its horses and elephants (docs/games.md).
 
 The rules core knows which games have such a choice, what the choices are, and whether a side may
 still make one (`Game.setup` refuses otherwise, saying why); this module is the mail side of it:

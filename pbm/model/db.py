@@ -1,4 +1,5 @@
-"""The SQLite database: opening it safely, migrating it, and one way to write to it.
+"""The SQLite database: the connection pbm uses, and one way to write to it (pbm.model.store opens
+and migrates it).
 
 Every write happens inside `transaction(db)`, which takes the write lock up front (BEGIN IMMEDIATE),
 so a busy database shows up at the start of the work as `sqlite3.OperationalError: database is
@@ -8,14 +9,10 @@ durable before COMMIT returns: that is the moment `pbm deliver` may exit 0 and `
 """
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
-
-from pbm.config import Config
-from pbm.model.schema import MIGRATIONS
 
 DB_NAME = "pbm.sqlite3"
 
@@ -23,9 +20,10 @@ DB_NAME = "pbm.sqlite3"
 class Database:
     """A connection to the server's database, with the few conveniences pbm uses.
 
-    A thin layer over the standard sqlite3 module, not sqlite-utils: pbm needs `execute`, `query`
-    (rows as dicts) and `executescript`, and importing sqlite-utils cost 50 ms of every `pbm
-    deliver` process, a quarter of its time (issue 15)."""
+    A thin layer over the standard sqlite3 module: a message needs only `execute`, `query` (rows as
+    dicts) and `executescript`, and importing sqlite-utils cost 50 ms of every `pbm deliver`
+    process, a quarter of its time.  sqlite-utils serves where that does not count: migrations
+    that rebuild a table (pbm.model.rebuild) and `pbm export`."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
@@ -51,31 +49,6 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
-
-
-class SchemaTooNew(RuntimeError):
-    """The database was migrated by a newer pbm; running an older one could damage it."""
-
-
-def open_db(config: Config) -> Database:
-    """Open (creating and migrating if needed) the database in the configured data directory."""
-    data_dir = config.storage.data_dir
-    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    # Created 0600 whatever the umask (it holds password hashes); SQLite gives its -wal and -shm
-    # files the database file's mode.  Only when it does not exist: closing a descriptor of the
-    # file would drop the POSIX locks every connection of this process holds on it.
-    try:
-        os.close(os.open(data_dir / DB_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass
-    # isolation_level=None: no implicit transactions; `transaction()` says where they are.
-    conn = sqlite3.connect(data_dir / DB_NAME, timeout=config.storage.busy_timeout, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    db = Database(conn)
-    _migrate(db)
-    return db
 
 
 @contextmanager
@@ -109,20 +82,3 @@ def parse_timestamp(text: str) -> datetime:
     """The inverse of `timestamp`.  fromisoformat reads that format (with its Z) fifty times faster
     than strptime, and the outbox parses one for every reply it sends."""
     return datetime.fromisoformat(text)
-
-
-def _migrate(db: Database) -> None:
-    if schema_version(db) == len(MIGRATIONS):
-        return                          # the usual case: no write lock needed
-    with transaction(db):
-        version = schema_version(db)    # again, under the lock: another process may have migrated
-        if version > len(MIGRATIONS):
-            raise SchemaTooNew(f"database schema version {version} is newer than this pbm "
-                               f"({len(MIGRATIONS)}); upgrade pbm")
-        if version == 0:
-            db.execute("CREATE TABLE IF NOT EXISTS schema_version "
-                       "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            db.executescript(script)
-            db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                       [number, timestamp(datetime.now(timezone.utc))])

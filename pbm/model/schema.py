@@ -1,10 +1,15 @@
 """The database schema, as an append-only list of migrations.
 
-MIGRATIONS[i] brings a database from schema version i to i + 1 (pbm.model.db applies what is missing,
+MIGRATIONS[i] brings a database from schema version i to i + 1 (pbm.model.store applies what is missing,
 in one transaction, and records the version in `schema_version`).  Never edit a migration that has
-been released: append a new one.  Times are UTC text from `pbm.model.db.timestamp()`, so they sort.
+been released: append a new one.  A migration is SQL text, or a function of the database for the
+changes ALTER TABLE cannot make (pbm.model.rebuild).  Times are UTC text from `pbm.model.db.timestamp()`, so they sort.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+
+from pbm.model.db import Database
 
 # 1: mail intake and outbox (pbm.intake, pbm.outbox).
 MAIL = """
@@ -145,7 +150,7 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_order ON ratings (variant, rating DESC);
 """
 
-# 3: what a stranger's mail must not be able to do (issue 12).  A challenge costs the challenged
+# 3: what a stranger's mail must not be able to do.  A challenge costs the challenged
 # player nothing until they consent by moving or choosing a setup; failed passwords are counted per
 # user id and per sender for the rate limit; a user's reply tokens can be revoked; raw messages are
 # redacted once processed and purged after the retention period.
@@ -190,7 +195,7 @@ ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX inbound_unpurged ON inbound (received_at) WHERE redacted < 2;
 """
 
-# 4: what players expect of a turn server (issue 14): comments kept with the move they came with
+# 4: what players expect of a turn server: comments kept with the move they came with
 # (for the PGN record), every rating change (for profiles), open challenges anyone can take (seeks),
 # and vacations that stop a player's clocks.
 PLAYERS = """
@@ -233,7 +238,7 @@ CREATE INDEX vacations_running ON vacations (ends_at) WHERE ended_at IS NULL;
 ALTER TABLE games ADD COLUMN paused_left REAL;      -- seconds left on to_move's clock while it is stopped
 """
 
-# 5: cheaper commands (issue 15): a password found right is remembered across processes for a short
+# 5: cheaper commands: a password found right is remembered across processes for a short
 # while, by a keyed hash of it and its stored hash, so that each command does not pay scrypt; a
 # reply's bytes (20 KB with the drawn board) live apart from its row, which claiming and marking it
 # sent rewrite -- SQLite rewrites a whole row on every UPDATE.
@@ -251,7 +256,7 @@ INSERT INTO outbox_bodies (id, raw) SELECT id, raw FROM outbox;
 ALTER TABLE outbox DROP COLUMN raw;
 """
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
     ABUSE,

@@ -1,8 +1,7 @@
 """Sending through an SMTP relay (smarthost): `[outbound] mode = "smtp"`.
 
 A module of its own, imported when a relay is used, so that a process that writes its replies into
-the Maildir (the embedded default, and most `pbm deliver` runs) never loads the SMTP client and TLS
-(issue 15).
+the Maildir (the embedded default, and most `pbm deliver` runs) never loads the SMTP client and TLS.
 """
 from __future__ import annotations
 

@@ -32,7 +32,8 @@ from collections.abc import Awaitable, Callable
 
 from pbm.config import Config
 from pbm.logs import configure_logging, describe_exception
-from pbm.model.db import Database, open_db
+from pbm.model.db import Database
+from pbm.model.store import open_db
 from pbm.outbox import claims, sending
 from pbm.runners import processes as link
 

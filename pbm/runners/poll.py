@@ -27,7 +27,8 @@ from imapclient.exceptions import IMAPClientError, LoginError
 from pbm import intake
 from pbm.config import Config, ConfigError, ImapSection
 from pbm.logs import describe_exception
-from pbm.model.db import Database, open_db
+from pbm.model.db import Database
+from pbm.model.store import open_db
 from pbm.outbox import claims, compose, sending
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from pbm import intake
 from pbm.config import Config
-from pbm.model.db import Database, open_db
+from pbm.model.db import Database
+from pbm.model.store import open_db
 
 
 class Preparers:

@@ -28,7 +28,8 @@ from pbm.commands import timers
 from pbm.config import Config
 from pbm.intake import IntakeResult, TransientError
 from pbm.logs import describe_exception
-from pbm.model.db import Database, open_db
+from pbm.model.db import Database
+from pbm.model.store import open_db
 from pbm.outbox import claims, compose
 from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process

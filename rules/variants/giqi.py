@@ -1,4 +1,4 @@
-"""Gi-Qi-Game as the project plays it (spec/games.md "Gi-Qi-Game", seed 003): a 9x9 board of squares,
+"""Gi-Qi-Game as the project plays it (docs/games.md "Gi-Qi-Game"): a 9x9 board of squares,
 a river rank of strong and weak squares, shogi-like promotion and drops, castling with a lance, a king
 bound to the 3x3 zones that hold one of its guards, and no position may be played twice.
 
@@ -9,7 +9,7 @@ the teleport, the king zones, castling, the repetition rule) are switches on the
 `rules.hand_position.HandPosition`.
 
 The opening diagram of the seed is lost; the setup is the spec's reconstruction, and the help page says
-so.  Decisions where the spec is silent are in README ("Decisions").
+so.  Decisions where the spec is silent are in docs/decisions.md.
 """
 from __future__ import annotations
 

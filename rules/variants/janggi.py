@@ -1,4 +1,4 @@
-"""Janggi as the project plays it (spec/games.md, seed 002): the Fairy-Stockfish pieces and board.
+"""Janggi as the project plays it (docs/games.md): the Fairy-Stockfish pieces and board.
 
 Rule sets: by default the seed's rules (Fairy-Stockfish `janggitraditional`): bikjang and two passes in a
 row are draws, as is 100 plies without capture.  Parameter `points` is tournament scoring (Fairy-Stockfish

@@ -1,4 +1,4 @@
-"""Padwar qi as the project plays it (spec/games.md "Padwar qi", seed 000): Xiangqi's board, palace,
+"""Padwar qi as the project plays it (docs/games.md "Padwar qi"): Xiangqi's board, palace,
 river and starting points, with Jetan's pieces that move along walks of exactly N unit steps.
 
 A walk never visits a point twice and passes only empty points (nothing leaps); different walks to the
@@ -8,7 +8,7 @@ referee reasons about, and the FEN uses that piece's letter (spec "FEN").
 
 Parameter `korean` is the seed's Korean variant.
 
-Decisions where the spec is silent (README "Decisions"): the Xiangqi draw after 120 plies without a
+Decisions where the spec is silent (docs/decisions.md): the Xiangqi draw after 120 plies without a
 capture applies, since the seed plays "same as in Xiang-qi" where it does not say otherwise; the
 `-korean` chief keeps its own move (the seed gives palace-diagonal steps only to warriors, dwars and
 cannons, and the chief may step diagonally anywhere in its palace already).

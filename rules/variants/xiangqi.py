@@ -1,4 +1,4 @@
-"""Xiangqi as the project plays it (spec/games.md, seeds 001 and 004): the Fairy-Stockfish rules."""
+"""Xiangqi as the project plays it (docs/games.md): the Fairy-Stockfish rules."""
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -1,5 +1,5 @@
-"""A second, deliberately simple Gi-Qi-Game move generator, written from the words of spec/games.md
-("Gi-Qi-Game") and seed 003, sharing no code with the rules core: pieces are (side, letter) on a dict
+"""A second, deliberately simple Gi-Qi-Game move generator, written from the words of docs/games.md
+("Gi-Qi-Game") and the original rules text, sharing no code with the rules core: pieces are (side, letter) on a dict
 board, every piece's moves are spelt out below piece by piece, and legality is decided by trying every
 reply (a move is illegal if afterwards some enemy move could take the king, or the kings face each
 other along a rank, file or diagonal with nothing between).  It knows no history, so it has nothing to

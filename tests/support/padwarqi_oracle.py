@@ -1,5 +1,5 @@
-"""A second, deliberately simple Padwar qi move generator, written from the words of spec/games.md
-("Padwar qi") and seed 000, sharing no code with the rules core: walks are enumerated by brute force
+"""A second, deliberately simple Padwar qi move generator, written from the words of docs/games.md
+("Padwar qi") and the original rules text, sharing no code with the rules core: walks are enumerated by brute force
 (depth-first over unit steps on a dict board), and legality is decided by trying every reply (a move is
 illegal if afterwards some enemy walk ends on the mover's chief, or the chiefs face on an open file).
 

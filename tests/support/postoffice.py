@@ -18,7 +18,8 @@ from pathlib import Path
 from pbm import intake
 from pbm.commands import timers
 from pbm.config import load_config
-from pbm.model.db import open_db, transaction
+from pbm.model.db import transaction
+from pbm.model.store import open_db
 from pbm.outbox import queue
 
 SERVER = "pbm@pbm.test"

@@ -30,7 +30,7 @@ START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0
 ORACLE_PATH = Path(__file__).parents[1] / "data" / "xiangqi_pyffish.json.gz"
 
 # Published perft node counts (Fairy-Stockfish's test suite / chessprogramming wiki; the same figures
-# as spec testdata/perft.json). Index i holds the count for depth i + 1.
+# as the published perft counts). Index i holds the count for depth i + 1.
 PERFT: list[tuple[str, list[int]]] = [
     (START_FEN, [44, 1920, 79666, 3290240, 133312995]),
     ("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", [38, 1128, 43929, 1339047]),

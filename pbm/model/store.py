@@ -1,0 +1,64 @@
+"""The server's database opened for use: created safely, and migrated to this pbm's schema."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timezone
+
+from pbm.config import Config
+from pbm.model.db import DB_NAME, Database, schema_version, timestamp, transaction
+from pbm.model.schema import MIGRATIONS
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer pbm; running an older one could damage it."""
+
+
+def open_db(config: Config) -> Database:
+    """Open (creating and migrating if needed) the database in the configured data directory."""
+    data_dir = config.storage.data_dir
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Created 0600 whatever the umask (it holds password hashes); SQLite gives its -wal and -shm
+    # files the database file's mode.  Only when it does not exist: closing a descriptor of the
+    # file would drop the POSIX locks every connection of this process holds on it.
+    try:
+        os.close(os.open(data_dir / DB_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    # isolation_level=None: no implicit transactions; `transaction()` says where they are.
+    conn = sqlite3.connect(data_dir / DB_NAME, timeout=config.storage.busy_timeout, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    db = Database(conn)
+    _migrate(db)
+    return db
+
+
+def _migrate(db: Database) -> None:
+    if schema_version(db) == len(MIGRATIONS):
+        return                          # the usual case: no write lock needed
+    # A rebuilt table is dropped and made again: foreign keys are off meanwhile (they cannot be
+    # switched inside a transaction), and checked before the commit, as SQLite's procedure says.
+    db.execute("PRAGMA foreign_keys=OFF")
+    try:
+        with transaction(db):
+            version = schema_version(db)    # again, under the lock: another process may have migrated
+            if version > len(MIGRATIONS):
+                raise SchemaTooNew(f"database schema version {version} is newer than this pbm "
+                                   f"({len(MIGRATIONS)}); upgrade pbm")
+            if version == 0:
+                db.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                           "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+                if isinstance(migration, str):
+                    db.executescript(migration)
+                else:
+                    migration(db)
+                db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                           [number, timestamp(datetime.now(timezone.utc))])
+            broken = db.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise sqlite3.IntegrityError(f"a migration broke {len(broken)} foreign keys: {broken[:3]}")
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")
