@@ -84,6 +84,7 @@ def test_a_round_robin_of_twelve_fits_78_columns(double):
     entrants, games = tournament("roundrobin", 12, double)
     lines = crosstable_text("roundrobin", entrants, games, double=double).splitlines()
     assert max(map(len, lines)) <= 78
+    assert max(map(len, crosstable_html("roundrobin", entrants, games, double=double).splitlines())) <= 78
     assert lines[0].split()[-12:] == [str(n) for n in range(1, 13)]         # the full grid
     cells = [line.split()[-12:] for line in lines[1:13]]
     results = set("1=0+-")

@@ -2,13 +2,13 @@
 
 Rows go by standing: rank, user id, points, the tie-breaks, then the cells.  A round robin's cells
 are a grid, one column per opponent by rank: the result and the colour of the row's player ("1W",
-"=B", "0W"; "**" against oneself, "." not played yet).  In a double round robin each pair meets once with each colour,
-so a cell holds two results, with White then with Black ("1=").  Swiss and knockout cells are one
-per round: the opponent's rank, then colour and result for each game ("4W1"; a knockout match with
-its replay "4W=B1"), or "bye".  Results are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a
-game still played.  When this is wider than 78 columns (more than 12 players, or many Swiss rounds
-with long user ids), the text and the HTML show the standings table instead: rank, user id,
-points, tie-breaks and games.
+"=B", "0W"; "**" against oneself, "." not played yet).  In a double round robin each pair meets
+once with each colour, so a cell holds two results, with White then with Black ("1=").  Swiss and
+knockout cells are one per round: the opponent's rank, then colour and result for each game
+("4W1"; a knockout match with its replay "4W=B1"), "bye", or "." (no game that round).  Results
+are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a game still played.  When this is wider
+than 78 columns (more than 12 players, or many Swiss rounds with long user ids), the text and the
+HTML show the standings table instead: rank, user id, points, tie-breaks and games decided.
 """
 from __future__ import annotations
 
@@ -44,14 +44,16 @@ class Table:
         return max(map(len, self.text().splitlines())) <= WIDTH
 
     def html(self) -> str:
-        cell = "padding:1px 6px;border:1px solid #999;text-align:{}"
+        """One cell a line, so that the lines of the mail stay within 78 columns however wide the table."""
         lines = ['<table style="border-collapse:collapse;font-family:monospace">']
         for tag, row in [("th", self.header)] + [("td", r) for r in self.rows]:
-            cells = "".join(f'<{tag} style="{cell.format("left" if i == 1 else "right")}">'
-                            f"{escape(text)}</{tag}>" for i, text in enumerate(row))
-            lines.append(f"<tr>{cells}</tr>")
-        lines.append(f'<tr><td colspan="{len(self.header)}" style="padding:4px 6px">'
-                     f"{escape(self.legend)}</td></tr>")
+            rule = ";border-bottom:1px solid" if tag == "th" else ""
+            lines.append("<tr>")
+            lines += [f'<{tag} style="padding:0 5px;text-align:{"left" if i == 1 else "right"}{rule}">'
+                      f"{escape(text)}</{tag}>" for i, text in enumerate(row)]
+            lines.append("</tr>")
+        lines += ["<tr>", f'<td colspan="{len(self.header)}" style="padding:4px 5px">',
+                  escape(self.legend), "</td>", "</tr>"]
         return "\n".join(lines + ["</table>"]) + "\n"
 
 
