@@ -1,0 +1,143 @@
+"""The crosstable, as fixed-width text for a mail's plain part and as an HTML table for its HTML part.
+
+Rows go by standing: rank, user id, points, the tie-breaks, then the cells.  A round robin's cells
+are a grid, one column per opponent by rank: the result and the colour of the row's player ("1W",
+"=B", "0W"; "**" against oneself, "." not played yet).  In a double round robin each pair meets
+once with each colour, so a cell holds two results, with White then with Black ("1=").  Swiss and
+knockout cells are one per round: the opponent's rank, then colour and result for each game
+("4W1"; a knockout match with its replay "4W=B1"), "bye", or "." (no game that round).  Results
+are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a game still played.  When this is wider
+than 78 columns (more than 12 players, or many Swiss rounds with long user ids), the text and the
+HTML show the standings table instead: rank, user id, points, tie-breaks and games decided.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from pbm.tournaments.model import Entrant, Game, Standing, games_of
+from pbm.tournaments.standings import standings
+
+WIDTH = 78
+GRID_PLAYERS = 12
+LEGEND = {"grid": "1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the colour",
+          "double": "1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black",
+          "rounds": "opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit",
+          "standings": "Gms: games decided"}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A crosstable before it is drawn: header, rows of cells, the first two columns left-aligned."""
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    legend: str
+
+    def text(self) -> str:
+        widths = [max(len(row[i]) for row in (self.header, *self.rows)) for i in range(len(self.header))]
+        lines = [" ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
+                          for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+                 for row in (self.header, *self.rows)]
+        return "\n".join(lines + ["", self.legend]) + "\n"
+
+    def fits(self) -> bool:
+        return max(map(len, self.text().splitlines())) <= WIDTH
+
+    def html(self) -> str:
+        """One cell a line, so that the lines of the mail stay within 78 columns however wide the table."""
+        lines = ['<table style="border-collapse:collapse;font-family:monospace">']
+        for tag, row in [("th", self.header)] + [("td", r) for r in self.rows]:
+            rule = ";border-bottom:1px solid" if tag == "th" else ""
+            lines.append("<tr>")
+            lines += [f'<{tag} style="padding:0 5px;text-align:{"left" if i == 1 else "right"}{rule}">'
+                      f"{escape(text)}</{tag}>" for i, text in enumerate(row)]
+            lines.append("</tr>")
+        lines += ["<tr>", f'<td colspan="{len(self.header)}" style="padding:4px 5px">',
+                  escape(self.legend), "</td>", "</tr>"]
+        return "\n".join(lines + ["</table>"]) + "\n"
+
+
+def number(value: float) -> str:
+    return f"{value:g}"
+
+
+def mark(game: Game, user: str) -> str:
+    """One result character for `user` in `game`."""
+    if game.result is None:
+        return "."
+    points = game.points(user)
+    if game.forfeit:
+        return "+" if points else "-"
+    return {1.0: "1", 0.5: "=", 0.0: "0"}[points]
+
+
+def table(system: str, entrants: list[Entrant], games: list[Game], double: bool = False) -> Table:
+    """The crosstable to draw: the full one when it fits, else the standings table."""
+    ranked = standings(system, entrants, games)
+    if len(ranked) <= GRID_PLAYERS:
+        full = grid(ranked, games, double) if system == "roundrobin" else by_round(ranked, games)
+        if full.fits():
+            return full
+    return Table(header(ranked, ["Gms"]), tuple(lead(s) + (str(s.games),) for s in ranked),
+                 LEGEND["standings"])
+
+
+def lead(standing: Standing) -> tuple[str, ...]:
+    return (str(standing.rank), standing.user, number(standing.points),
+            *(number(v) for _, v in standing.tiebreaks))
+
+
+def header(ranked: list[Standing], columns: list[str]) -> tuple[str, ...]:
+    names = tuple(name for name, _ in ranked[0].tiebreaks) if ranked else ()
+    return ("Rk", "User", "Pts", *names, *columns)
+
+
+def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
+    rows = []
+    for row in ranked:
+        mine = [g for g in games_of(row.user, games) if not g.bye]
+        cells = []
+        for column in ranked:
+            met = [g for g in mine if g.opponent(row.user) == column.user]
+            if column is row:
+                cells.append("**")
+            elif double:
+                cells.append("".join(next((mark(g, row.user) for g in met if g.colour(row.user) == c),
+                                          ".") for c in "WB"))
+            else:
+                cells.append(mark(met[0], row.user) + met[0].colour(row.user) if met else ".")
+        rows.append(lead(row) + tuple(cells))
+    columns = [str(s.rank) for s in ranked]
+    return Table(header(ranked, columns), tuple(rows), LEGEND["double" if double else "grid"])
+
+
+def by_round(ranked: list[Standing], games: list[Game]) -> Table:
+    rank = {s.user: s.rank for s in ranked}
+    last = max((g.round for g in games), default=0)
+    rows = []
+    for row in ranked:
+        cells = []
+        for round_no in range(1, last + 1):
+            these = [g for g in games_of(row.user, games) if g.round == round_no]
+            if not these:
+                cells.append(".")
+            elif these[0].bye:
+                cells.append("bye")
+            else:
+                cells.append(str(rank[these[0].opponent(row.user)]) +
+                             "".join(g.colour(row.user) + mark(g, row.user) for g in these))
+        rows.append(lead(row) + tuple(cells))
+    return Table(header(ranked, [f"R{n}" for n in range(1, last + 1)]), tuple(rows),
+                 LEGEND["rounds"])
+
+
+def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
+                    double: bool = False) -> str:
+    """The crosstable as fixed-width text, no line over 78 columns."""
+    return table(system, entrants, games, double).text()
+
+
+def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
+                    double: bool = False) -> str:
+    """The same table as HTML markup (a plain <table>, inline styles only)."""
+    return table(system, entrants, games, double).html()
