@@ -40,12 +40,17 @@ def centre(v, column: int, row: int) -> tuple[float, float]:
     return MARGIN + half + column * STEP, MARGIN + half + row * STEP
 
 
+def last_move_squares(v, last_move: str) -> list[int]:
+    """The points a move in coordinates names, to be marked: from and to (a drop: where it lands;
+    a pass: none)."""
+    return [parse_square(v, name) for name in _SQUARE.findall(last_move.lower())[-2:]]
+
+
 def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
     v = pos.t.variant
     column, row = _layout(v, turned)
     out = [_background(v, turned)]
-    for name in _SQUARE.findall(last_move.lower())[-2:] if last_move else []:
-        sq = parse_square(v, name)
+    for sq in last_move_squares(v, last_move):
         x, y = centre(v, column[sq % v.width], row[sq // v.width])
         h = STEP / 2 - 1
         out.append(f'<rect x="{x - h}" y="{y - h}" width="{2 * h}" height="{2 * h}" fill="none" '

@@ -58,6 +58,8 @@ class PieceType:
     guard: bool = False
     # The characters on a drawn piece, first side's and second side's (帥 and 將); none: board_letter.
     glyphs: tuple[str, str] = ()
+    # The Hangul faces a reader may choose instead of `glyphs` (Janggi: 장, 차, 졸 and 병 ...).
+    hangul: tuple[str, str] = ()
 
 
 @dataclass(frozen=True)
