@@ -68,6 +68,7 @@ def main() -> int:
         name.setName(value, record_id, 3, 1, 0x409)
     font["CFF "].cff.fontNames = ["pbm-board-glyphs-Bold"]
     OUT.mkdir(parents=True, exist_ok=True)
+    font.recalcTimestamp = False            # the source's date: the same input makes the same file
     font.save(str(OUT / FONT))
     (OUT / "OFL.txt").write_text(
         f"{FONT} is a subset of {FACE} (Noto CJK, https://github.com/notofonts/noto-cjk),\n"

@@ -199,7 +199,7 @@ def _piece(v, text: str, glyph: bool, side: int, promoted: bool, radius: int) ->
     _circle(pen, c, c, r - 1.25 * SCALE, fill=colour if promoted else PIECE)
     ink = PIECE if promoted else colour
     _circle(pen, c, c, r - 2.2 * SCALE, outline=ink, width=max(1, round(0.8 * SCALE)))
-    points = (19 if glyph else 16 if len(text) == 1 else 12) * radius / RADIUS
+    points = board_svg.font_size(text, glyph) * radius / RADIUS
     pen.text((c, c), text, font=font(round(points * SCALE)), fill=ink, anchor="mm")
     return image
 

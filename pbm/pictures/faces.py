@@ -23,13 +23,9 @@ ASCII = "".join(c for c in string.printable if c.isprintable())
 
 
 def face(piece: PieceType, side: int, faces: str = "hanja") -> tuple[str, bool]:
-    """The text on a piece of `side`, and whether it is a character (glyphs) rather than a letter:
-    Hangul where the reader chose it and the piece has it, else its characters, else its letter."""
-    if faces == "hangul" and piece.hangul:
-        return piece.hangul[side], True
-    if piece.glyphs:
-        return piece.glyphs[side], True
-    return piece.board_letter, False
+    """The text on a piece of `side` (Hangul where the reader chose it and the piece has it), and
+    whether it is a character rather than a letter."""
+    return piece.face(side, hangul=faces == "hangul"), bool(piece.glyphs or piece.hangul)
 
 
 def characters() -> str:
