@@ -78,21 +78,30 @@ def _frame(v, turned: bool) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...
     return tuple(lines), tuple(rank_lines)
 
 
+def river_squares(v) -> dict[int, bool]:
+    """A board of squares' river rank (Gi-Qi-Game: rank 5, `v.height // 2`): file -> whether that
+    square is a strong one (a piece there has crossed); empty where the variant has no such river."""
+    crossed = v.regions.get("crossed")
+    if v.board_style != "squares" or crossed is None:
+        return {}
+    return {f: crossed.contains(f, v.height // 2, 0, v.height) for f in range(v.width)}
+
+
 def _squares(pos: Position, turned: bool) -> list[str]:
     """A board of squares (Gi-Qi-Game): each cell is a river mark (* strong, ~ weak, on the river
     rank only), the colour letter, the piece letter and + for a promoted piece."""
     v, t = pos.t.variant, pos.t
     files = "      " + "    ".join(chr(ord("A") + f) for f in drawn_files(v, turned))
     rule = "   " + "+----" * v.width + "+"
-    crossed = v.regions.get("crossed")
+    strong = river_squares(v)
     river = v.height // 2
     lines = [files, rule]
     for rank in drawn_ranks(v, turned):
         cells = []
         for f in drawn_files(v, turned):
             mark = " "
-            if rank == river and crossed is not None:
-                mark = "*" if crossed.contains(f, rank, 0, v.height) else "~"
+            if rank == river and strong:
+                mark = "*" if strong[f] else "~"
             code = pos.board[rank * v.width + f]
             if code:
                 letter = t.piece_type(code).letter

@@ -1,6 +1,6 @@
 """The board drawn as SVG, for the HTML part of a board mail: the points and lines (or the squares
 of a board of squares), the river and the palace diagonals, round pieces with their characters
-(PieceType.glyphs, else the board letter) in their side's colour, the last move marked.
+(PieceType.face) in their side's colour, the last move marked.
 
 Same geometry as the ASCII board (rules.board_ascii): `turned` draws it from the second player's
 side.  Plain SVG 1.1 with inline attributes only (no CSS, scripts or images), so that a mail client
@@ -40,12 +40,17 @@ def centre(v, column: int, row: int) -> tuple[float, float]:
     return MARGIN + half + column * STEP, MARGIN + half + row * STEP
 
 
+def last_move_squares(v, last_move: str) -> list[int]:
+    """The points a move in coordinates names, to be marked: from and to (a drop: where it lands;
+    a pass: none)."""
+    return [parse_square(v, name) for name in _SQUARE.findall(last_move.lower())[-2:]]
+
+
 def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
     v = pos.t.variant
     column, row = _layout(v, turned)
     out = [_background(v, turned)]
-    for name in _SQUARE.findall(last_move.lower())[-2:] if last_move else []:
-        sq = parse_square(v, name)
+    for sq in last_move_squares(v, last_move):
         x, y = centre(v, column[sq % v.width], row[sq // v.width])
         h = STEP / 2 - 1
         out.append(f'<rect x="{x - h}" y="{y - h}" width="{2 * h}" height="{2 * h}" fill="none" '
@@ -55,8 +60,7 @@ def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
             x, y = centre(v, column[sq % v.width], row[sq // v.width])
             piece = pos.t.piece_type(code)
             side = code & 1
-            out.append(_piece(v, piece.glyphs[side] if piece.glyphs else piece.board_letter,
-                              bool(piece.glyphs), side, x, y))
+            out.append(_piece(v, piece.face(side), bool(piece.glyphs), side, x, y))
     out.append("</g></svg>")
     return "\n".join(out)
 
@@ -151,9 +155,14 @@ def _discs(v) -> str:
         'font-weight="bold" text-anchor="middle" dominant-baseline="central">')
 
 
+def font_size(text: str, glyph: bool) -> int:
+    """The size of a piece's text on a piece of RADIUS: a character fills the face, a letter less."""
+    return 19 if glyph else 16 if len(text) == 1 else 12
+
+
 @lru_cache(maxsize=8192)     # a game has few pieces and points: each drawn once, not once a mail
 def _piece(v, text: str, glyph: bool, side: int, x: float, y: float) -> str:
     """A piece: its character (`glyph`) or board letter, on its side's disc."""
-    size = 19 if glyph else 16 if len(text) == 1 else 12
+    size = font_size(text, glyph)
     return (f'<use href="#disc{side}" x="{x}" y="{y}"/><text x="{x}" y="{y}" font-size="{size}" '
             f'fill="{v.colours[side]}">{escape(text)}</text>')

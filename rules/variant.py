@@ -58,6 +58,15 @@ class PieceType:
     guard: bool = False
     # The characters on a drawn piece, first side's and second side's (帥 and 將); none: board_letter.
     glyphs: tuple[str, str] = ()
+    # The Hangul faces a reader may choose instead of `glyphs` (Janggi: 장, 차, 졸 and 병 ...).
+    hangul: tuple[str, str] = ()
+
+    def face(self, side: int, hangul: bool = False) -> str:
+        """What a drawn piece of `side` shows: its Hangul if asked for and it has one, else its
+        characters, else its board letter."""
+        if hangul and self.hangul:
+            return self.hangul[side]
+        return self.glyphs[side] if self.glyphs else self.board_letter
 
 
 @dataclass(frozen=True)

@@ -46,21 +46,25 @@ PALACE_STEPS = (steps(ORTHOGONAL, stay_in="palace"), steps(DIAGONAL, stay_in="pa
 ELEPHANT_PATHS = rotations(mirrored((((0, 1), (1, 2), (2, 3)),)))
 
 PIECES = (
-    PieceType("K", "king", "king", "K", "K", PALACE_STEPS, royal=True, glyphs=("楚", "漢")),
-    PieceType("A", "advisor", "advisor", "G", "A", PALACE_STEPS, glyphs=("士", "士")),
-    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS),), glyphs=("象", "象")),
-    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),), glyphs=("馬", "馬")),
+    PieceType("K", "king", "king", "K", "K", PALACE_STEPS, royal=True, glyphs=("楚", "漢"),
+              hangul=("장", "장")),
+    PieceType("A", "advisor", "advisor", "G", "A", PALACE_STEPS, glyphs=("士", "士"),
+              hangul=("사", "사")),
+    PieceType("B", "elephant", "elephant", "E", "E", (Leap(ELEPHANT_PATHS),), glyphs=("象", "象"),
+              hangul=("상", "상")),
+    PieceType("N", "horse", "horse", "H", "H", (Leap(HORSE_PATHS),), glyphs=("馬", "馬"),
+              hangul=("마", "마")),
     PieceType("R", "chariot", "rook", "R", "R", (Slide(ORTHOGONAL), Slide(DIAGONAL, lines=LINES)),
-              glyphs=("車", "車")),
+              glyphs=("車", "車"), hangul=("차", "차")),
     # Moves and captures only over one screen that is not a cannon, and never takes a cannon.
     PieceType("C", "cannon", "cannon", "C", "C", (
         Slide(ORTHOGONAL, mode=HOP_ONLY),
         Slide(DIAGONAL, mode=HOP_ONLY, lines=LINES),
-    ), glyphs=("包", "包")),
+    ), glyphs=("包", "包"), hangul=("포", "포")),
     PieceType("P", "soldier", "soldier", "S", "P", (
         steps(((0, 1), (1, 0), (-1, 0))),
         steps(((1, 1), (-1, 1)), lines=LINES),  # forward along the (enemy) palace diagonals
-    ), glyphs=("卒", "兵")),
+    ), glyphs=("卒", "兵"), hangul=("졸", "병")),
 )
 
 POINTS = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}

@@ -1,0 +1,45 @@
+"""What is written on a drawn piece, and the font it is written in.
+
+The font is shipped with the package (`fonts/`, a subset of Noto Serif CJK TC Bold made by
+scripts/subset_font.py, under the SIL Open Font License in fonts/OFL.txt), so that a picture looks
+the same on every machine whatever fonts it has.  `characters` is the one list of what the subset
+must hold: the script builds the font from it and a test checks the font against it.
+"""
+from __future__ import annotations
+
+import functools
+import string
+from importlib import resources
+
+from PIL import ImageFont
+
+from rules.variant import PieceType
+from rules.variants import get_variant, variant_names
+
+FACES = ("hanja", "hangul")            # Janggi's pieces: the Chinese characters, or Hangul
+FONT = "pbm-board-glyphs.otf"
+# Coordinates, board letters, counts and captions are written in printable ASCII.
+ASCII = "".join(c for c in string.printable if c.isprintable())
+
+
+def face(piece: PieceType, side: int, faces: str = "hanja") -> tuple[str, bool]:
+    """The text on a piece of `side` (Hangul where the reader chose it and the piece has it), and
+    whether it is a character rather than a letter."""
+    return piece.face(side, hangul=faces == "hangul"), bool(piece.glyphs or piece.hangul)
+
+
+def characters() -> str:
+    """Every character a picture may draw, sorted: the pieces' faces in both choices, and ASCII."""
+    drawn = set(ASCII)
+    for name in variant_names():
+        for piece in get_variant(name).pieces:
+            for faces in FACES:
+                drawn.update(face(piece, side, faces)[0] for side in (0, 1))
+    return "".join(sorted(drawn))
+
+
+@functools.lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The shipped font at `size` pixels."""
+    with resources.files(__package__).joinpath("fonts", FONT).open("rb") as f:
+        return ImageFont.truetype(f, size)
