@@ -17,6 +17,16 @@ from support.relay import Relay
 
 pytest_plugins = ["support.dovecot"]     # its fixtures: dovecot, plain_dovecot, dovecot_server
 
+# A test that starts real processes or servers is slow whatever its module says: `pytest -m "not
+# slow"` runs the rest, the unit tests, in well under a minute.
+SLOW_FIXTURES = {"pbm_env", "pbm_server", "relay_env", "dovecot", "plain_dovecot", "dovecot_server"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def pbm_env(tmp_path: Path):

@@ -14,9 +14,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
 from fontTools.ttLib import TTFont
 from PIL import Image
+from support.processes import REPO
 
 import rules
 from pbm import pictures
@@ -278,6 +278,7 @@ def test_the_shipped_font_holds_exactly_the_drawn_characters():
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence
 
 
+@pytest.mark.slow
 def test_a_regular_install_ships_the_font(tmp_path):
     """`pip install .` (not editable) puts the font and its licence beside the code, and a picture
     is drawn from there."""

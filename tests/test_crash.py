@@ -11,6 +11,8 @@ from support.processes import EX_SOFTWARE, PbmEnv, alive, wait_until
 
 KILLED = -signal.SIGKILL
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def assert_each_reply_sent_once(env: PbmEnv) -> None:
     rows = env.query("SELECT message_id, status FROM outbox")

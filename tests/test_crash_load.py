@@ -21,12 +21,15 @@ import time
 from email import message_from_bytes, policy
 from pathlib import Path
 
+import pytest
 from support.processes import PbmEnv, PbmServer, alive, wait_until, wire
 
 import rules
 
 BOARDS, PLIES, KILLS = 4, 10, 12
 PLAYERS = {"alice": "Sw0rdfish", "bob": "Hunter22"}
+
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
 
 
 def scripted_game(rng: random.Random) -> list[str]:

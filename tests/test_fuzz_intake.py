@@ -28,6 +28,8 @@ AUTOMATIC = ("Auto-Submitted: auto-replied", "Auto-Submitted: auto-generated",
              "List-Unsubscribe: <mailto:leave@example.org>", "X-Autoreply: yes", "X-Autorespond: yes",
              "Auto-Submitted: =?idna?q?auto=FF?=", "List-Id: =?x-no-such-charset?q?l=FF?= <l.example.org>")
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def encoded_word(text: str, charset: str) -> str:
     if not charset:

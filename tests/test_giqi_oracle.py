@@ -21,6 +21,8 @@ PERFT = json.loads((pathlib.Path(__file__).parent / "data" / "perft_giqi.json").
 OPTIONS = [{}, {"nodrops": True}, {"koreancannons": True}, {"nodrops": True, "warriorpromotion": True},
            {"swapriver": True}]
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def playout_positions(params: dict, seed: int, games: int, plies: int) -> list[str]:
     """FENs along random games that prefer captures and promotions, so hands fill, pieces promote

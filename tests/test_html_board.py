@@ -19,6 +19,8 @@ from rules import board_svg
 
 WOOD = (0xF0, 0xD9, 0xA0)
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def near(pixel, colour, tolerance=40) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))

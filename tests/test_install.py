@@ -15,6 +15,8 @@ from support.processes import REPO
 
 SOURCE_FILES = ["setup.cfg", "pyproject.toml", "README.md", "rules", "pbm", "mail_templates"]
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def _source_copy(where: Path) -> Path:
     """The checkout's files a build reads, without its .venv or build leftovers."""

@@ -57,6 +57,8 @@ CHO_RANK = {"inner": "RNBA1ABNR", "left": "RBNA1ABNR", "right": "RNBA1ANBR", "ou
 HAN_RANK = {"inner": "rnba1abnr", "left": "rnba1anbr", "right": "rbna1abnr", "outer": "rbna1anbr"}
 VALUES = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2}  # docs/games.md; Han gets 1.5 more
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def arranged_start(cho: str, han: str) -> str:
     return f"{HAN_RANK[han]}/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/{CHO_RANK[cho]} w - - 0 1"

@@ -12,6 +12,8 @@ from support.postoffice import PASSWORDS, text
 from support.processes import PbmEnv, alive, wait_until, wire
 from test_crash import KILLED, assert_each_reply_sent_once
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 @pytest.fixture
 def socket_path(pbm_env: PbmEnv):

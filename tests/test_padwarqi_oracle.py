@@ -18,6 +18,8 @@ from rules import Game
 DEST = re.compile(r"[a-i]\d+([a-i]\d+)$")
 PERFT = json.loads((pathlib.Path(__file__).parent / "data" / "perft_padwarqi.json").read_text())["padwarqi"]
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def playout_positions(params: dict, seed: int, games: int, plies: int, every: int) -> list[str]:
     """FENs along random games that prefer captures half the time, so that boards thin out and

@@ -18,6 +18,8 @@ from support.postoffice import plain
 EX_TEMPFAIL = 75
 WAIT = 30.0     # seconds a running `pbm poll` may take to answer: a bound, not a measurement
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 @pytest.fixture
 def env(pbm_env: PbmEnv, dovecot: Dovecot) -> PbmEnv:

@@ -48,6 +48,8 @@ PLANS = playout_plans()
 FULL_WXF_EVERY = 8  # every 8th position of a playout gets all its WXF strings compared
 WXF_SAMPLE = 0.4  # the share of the remaining legal moves whose WXF strings are compared
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def pyffish_wxf(fen: str, move: str) -> str:
     return sf.get_san(VARIANT, fen, move, False, sf.NOTATION_XIANGQI_WXF)

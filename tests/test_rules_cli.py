@@ -46,6 +46,8 @@ START_BOARD = r"""
 
 PBMSERV_LETTERS = {"k": "K", "a": "G", "b": "E", "n": "H", "r": "R", "c": "C", "p": "S"}
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rules", *args], input=stdin, capture_output=True,

@@ -9,6 +9,8 @@ import pytest
 from support.postoffice import plain
 from support.processes import PbmEnv, PbmServer, alive, wait_until, wire
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 def test_a_command_over_smtp_is_answered(pbm_env: PbmEnv, pbm_server: PbmServer) -> None:
     msg = pbm_env.message("help")

@@ -10,6 +10,8 @@ import pytest
 from support.postoffice import plain
 from support.processes import EX_SOFTWARE, PbmEnv, PbmServer, alive, wait_until, wire
 
+pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
+
 
 @pytest.fixture
 def served(pbm_env: PbmEnv) -> PbmServer:

@@ -4,8 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import zip_longest
 
-from pbm.tournaments import Entrant, Game, pair_round, rounds_needed
-from pbm.tournaments import knockout
+from pbm.tournaments import Entrant, Game, knockout, pair_round, rounds_needed
 from pbm.tournaments.standings import standings
 
 EIGHT = [Entrant(f"s{seed}", 2400 - 50 * seed) for seed in (3, 8, 1, 6, 4, 7, 2, 5)]   # any order
