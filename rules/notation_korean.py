@@ -26,7 +26,8 @@ READ_PASS = (PASS, "pass")
 
 _POINTS = r"(?P<fr>[0-9][1-9])\s*-?\s*{}\s*-?\s*(?P<to>[0-9][1-9])"
 _KIBO = re.compile("^" + _POINTS.format(r"(?P<name>\S)") + "$")
-_LETTERS = re.compile(r"^(?P<name>[A-Za-z])" + _POINTS.format("") + "$")  # Fairy-Stockfish: H08-87
+# Fairy-Stockfish: H08-87, E45x73 for a capture, C88-85+ for a check.
+_LETTERS = re.compile(r"^(?P<name>[A-Za-z])(?P<fr>[0-9][1-9])\s*[-x]?\s*(?P<to>[0-9][1-9])[+#]?$")
 
 
 def point(v: Variant, sq: int) -> str:
