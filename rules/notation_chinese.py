@@ -66,7 +66,8 @@ READ_ROLES |= {"俥": "rook", "傌": "horse"}
 READ_VERBS = {c: way for script in SCRIPTS.values() for way, c in enumerate(script.verbs)}
 READ_PLACES = {c: place for script in SCRIPTS.values() for place, c in enumerate(script.places)}
 # A text with one of these is answered in traditional characters.
-TRADITIONAL_ONLY = (_characters(SCRIPTS["chinese-traditional"]) | {"俥", "傌"}) - _characters(SCRIPTS["chinese"])
+TRADITIONAL_ONLY = (_characters(SCRIPTS["chinese-traditional"]) | {"俥", "傌"}) \
+    - _characters(SCRIPTS["chinese"])
 
 BY_FILE_IN_TANDEM = ("advisor", "elephant")
 FORWARD, BACK, ALONG = 0, 1, 2

@@ -2,8 +2,8 @@
 rules one by one.
 
 The positions are pyffish's stored playouts (tests/xiangqi_positions.py): every legal move of every
-fifth position, and of every position with tandem pieces, is named in both character sets and read back, and named and read as cchess's
-`Move.to_text()` names it.  Where cchess departs from the rules the module follows, the test says
+fifth position, and of every position with tandem pieces, is named in both character sets and read
+back, and named and read as cchess's `Move.to_text()` names it.  Where cchess departs from the rules the module follows, the test says
 how and checks the departure itself:
   - soldiers on two files with two or more each: cchess writes 前兵, which names no single soldier;
     the module keeps the file (前七);
@@ -77,7 +77,8 @@ def expected_from_cchess(pos, move, cchess_text: str) -> str:
     """What the module writes for a move cchess names `cchess_text`, by the departures listed above."""
     place = places(pos)[move[0]]
     if place.role == "soldier" and place.tandem_files >= 2 and place.count >= 2:
-        return cchess_text[0] + (RED_FILES if pos.side == 0 else "123456789")[place.file - 1] + cchess_text[2:]
+        numerals = RED_FILES if pos.side == 0 else "123456789"
+        return cchess_text[0] + numerals[place.file - 1] + cchess_text[2:]
     if place.role == "soldier" and place.count >= 4:
         return RED_FILES[place.index] + cchess_text[1:]
     return cchess_text

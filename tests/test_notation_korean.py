@@ -2,10 +2,10 @@
 
 Seeded random playouts played by pyffish (tests/pyffish_playouts.py) from several horse/elephant
 arrangements give the positions; on each, every legal move is named by the rules core (08마87) and
-read back, and a sample of them is also named by pyffish (`get_san(..., NOTATION_JANGGI)`: H08-87, E45x73 for a capture, C88-85+ for a check), and
-both are read back.  The two must have the same
-points and the same piece; pyffish writes the pass as the king's move to its own point (K95-95),
-Korean records and the rules core as 한수쉼.
+read back, and a sample of them is also named by pyffish (`get_san(..., NOTATION_JANGGI)`: H08-87,
+E45x73 for a capture, C88-85+ for a check) and pyffish's text read back.  The two must have the
+same points and the same piece; pyffish writes the pass as the king's move to its own point
+(K95-95), Korean records and the rules core as 한수쉼.
 """
 from __future__ import annotations
 
