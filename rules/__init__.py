@@ -1,7 +1,8 @@
 """The rules core: pure Python, no I/O.  See rules/README.md for how the games map onto it.
 
 Public API: `Game` (play, undo, results, notation, board, setup), `PASS` (the move text of a pass),
-`perft`, `variant_names` and the errors.
+`perft`, `variant_names`, the errors, and `rules.notation_styles` (moves written and read in the
+notation a player chose: docs/notation.md).
 """
 from __future__ import annotations
 

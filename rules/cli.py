@@ -4,6 +4,8 @@
     perft VARIANT DEPTH [--fen FEN] [--game-ends]
     play  VARIANT [--fen FEN] [--batch] MOVE ...
     board VARIANT [--fen FEN] [MOVE ...]
+    name  VARIANT --notation STYLE [--fen FEN] [--batch] MOVE ...
+    read  VARIANT --notation STYLE [--fen FEN] [--batch] TEXT ...
 Every subcommand takes `--param NAME[=VALUE]` (repeatable).  Errors go to stderr with exit status 2.
 """
 from __future__ import annotations
@@ -13,7 +15,8 @@ import json
 import sys
 import time
 
-from rules import Game, RulesError, perft
+from rules import Game, RulesError, notation_styles, perft
+from rules.errors import NotationError
 
 
 def _params(items: list[str]) -> dict[str, str | bool]:
@@ -74,6 +77,54 @@ def _cmd_board(args: argparse.Namespace) -> None:
     sys.stdout.write(_game(args, args.fen, args.moves).board())
 
 
+def _named(game: Game, move: str, style: str) -> str:
+    """Play `move` (in any notation the game reads) and name it in `style`."""
+    game.play(move)
+    return game.name_moves(style)[-1]
+
+
+def _read(game: Game, text: str, style: str) -> str:
+    """Play `text`, which must be in `style` (either character set for Chinese); its coordinates."""
+    if not notation_styles.reads_as(game.position, text, style):
+        raise NotationError(f"{text.strip()!r} is not a move "
+                            f"{notation_styles.form(game.variant, style)}")
+    return game.play(text)
+
+
+def _batch(args: argparse.Namespace, answer) -> None:
+    """Lines `FEN<TAB>TEXT` on stdin (an empty FEN: the start); one answer per line, `error: ...` for
+    a line that cannot be answered, and go on."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        fen, _, text = line.rstrip("\n").partition("\t")
+        try:
+            print(answer(Game.new(args.variant, _params(args.param), fen.strip() or None), text.strip(),
+                         args.notation))
+        except RulesError as exc:
+            print(f"error: {exc}")
+
+
+def _cmd_name(args: argparse.Namespace) -> None:
+    _styled(args, _named)
+
+
+def _cmd_read(args: argparse.Namespace) -> None:
+    _styled(args, _read)
+
+
+def _styled(args: argparse.Namespace, answer) -> None:
+    """`name` and `read`: each move played in turn, one answer a line; a notation the game lacks is
+    refused before anything is read."""
+    notation_styles.check_style(Game.new(args.variant, _params(args.param)).variant, args.notation)
+    if args.batch:
+        _batch(args, answer)
+        return
+    game = _game(args, args.fen, [])
+    for move in args.moves:
+        print(answer(game, move, args.notation))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -98,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     perft_command.add_argument("--game-ends", action="store_true",
                                help="stop where a pass ends the game (Janggi), as Fairy-Stockfish does")
     command("board", _cmd_board)
+    for name, handler in (("name", _cmd_name), ("read", _cmd_read)):
+        command(name, handler, batch=True).add_argument(
+            "--notation", required=True, choices=notation_styles.STYLES)
     # Moves may stand before or after options ("legal xiangqi --fen F h3e3"); argparse's intermixed
     # parsing does not work with subcommands, so collect the stray positionals here.
     # A move that starts with "-" (WXF "-C.1") goes after "--".

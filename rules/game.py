@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rules import board_svg, explain, notation
+from rules import board_svg, explain, notation, notation_styles
 from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
@@ -325,43 +325,37 @@ class Game:
     # --- reading moves ----------------------------------------------------------------------------
 
     def check_notation(self, text: str) -> None:
-        """Raise NotationError unless `text` reads as a move in this game's notation, legal now or
-        not: what a premove, judged only when its turn comes, must be."""
-        try:
-            if notation.parse_move(self.position, text) is not None:
-                return
-        except IllegalMove:             # a promotion the piece now there cannot make: readable
-            return
-        if self.variant.notation != "wxf" or not notation.reads_as_wxf(self.variant, text):
+        """Raise NotationError unless `text` reads as a move in one of this game's notations, legal now
+        or not: what a premove, judged only when its turn comes, must be."""
+        if not notation_styles.readable(self.position, text):
             raise self._unreadable(text)
 
     def _unreadable(self, text: str) -> NotationError:
-        v = self.variant
-        if v.notation == "wxf":
-            return NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
-                                 f"coordinates such as h3e3 (also h3-e3, H3-E3, h3xe3) or in WXF such "
-                                 f"as C2=5 or H8+7")
-        return NotationError(f"{text.strip()!r} is not a move I can read: write it as from-to "
-                             f"coordinates such as b1c3 (also b1-c3, B1-C3, b1xc3)"
-                             + (", or pass" if v.passing else "")
-                             + (", with + to promote (e7e8+) or = to decline (e7e8=), or a drop such "
-                                "as P*e5" if v.promotion_zone else ""))
+        return notation_styles.unreadable(self.variant, text)
+
+    def name_moves(self, style: str) -> list[str]:
+        """The moves played, named in `style`, one of `self.variant.notations` (rules.notation_styles)."""
+        notation_styles.check_style(self.variant, style)
+        pos = parse_fen(self.tables, self.start_fen)
+        names = []
+        for text in self.moves:
+            move = notation.parse_move(pos, text)
+            names.append(notation_styles.write(pos, move, style))
+            pos.push(move)
+        return names
 
     def _parse(self, text: str) -> Move:
-        v = self.variant
         legal = self._legal_moves()
-        move = notation.parse_move(self.position, text)
-        if move is None and v.notation != "wxf":
-            raise self._unreadable(text)
-        if move is not None and len(move) == 2 and move not in legal and not text.strip().endswith("="):
-            promoting = [m for m in legal if m[:2] == move]
-            if len(promoting) == 1:  # a compulsory promotion: the bare move has no other reading
-                return promoting[0]
+        move = notation_styles.read_points(self.position, text)
         if move is None:
-            move = notation.parse_wxf(self.position, text, legal)
+            move = notation_styles.read_names(self.position, text, legal)
             if move is None:
                 raise self._unreadable(text)
             return move
+        if len(move) == 2 and move not in legal and not text.strip().endswith("="):
+            promoting = [m for m in legal if m[:2] == move]
+            if len(promoting) == 1:  # a compulsory promotion: the bare move has no other reading
+                return promoting[0]
         if move not in legal:
             reason = explain.why_not(self.position, legal, move)
             raise IllegalMove(f"{text.strip()} is not a legal move: {reason}")

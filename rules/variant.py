@@ -154,6 +154,9 @@ class Variant:
     points_bonus: tuple[float, float] = (0.0, 0.0)
     arrangements: tuple[Arrangement, ...] = ()  # setup choice: each side picks one before its first move
     notation: str = "wxf"                 # the human notation: "wxf" or "coordinates"
+    # Every style the game reads and writes (rules.notation_styles), the one above among them: what a
+    # player may choose to have moves named in.
+    notations: tuple[str, ...] = ("coordinates",)
     legend: tuple[str, ...] = ()          # lines printed under the ASCII board (what the letters mean)
     fen_synonyms: dict[str, str] = field(default_factory=dict)  # accepted on input only
     params: tuple[tuple[str, str | bool], ...] = ()  # the parameters this variant was built with

@@ -6,11 +6,10 @@ board of pbmserv's Xiangqi help page, never from the rules core itself.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.rules_cli import ok, refused
 from support.xiangqi_positions import PERFT, START_FEN, board, load_oracle
 
 REPO = Path(__file__).resolve().parent.parent
@@ -47,26 +46,6 @@ START_BOARD = r"""
 PBMSERV_LETTERS = {"k": "K", "a": "G", "b": "E", "n": "H", "r": "R", "c": "C", "p": "S"}
 
 pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rules", *args], input=stdin, capture_output=True,
-                          text=True, cwd=REPO, timeout=60, check=False)
-
-
-def ok(*args: str, stdin: str | None = None) -> str:
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def refused(*args: str, stdin: str | None = None) -> str:
-    """Run a command that must fail cleanly; returns its message."""
-    done = run(*args, stdin=stdin)
-    assert done.returncode != 0, f"accepted: {args}\n{done.stdout}"
-    assert "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.strip(), "a refusal must say why"
-    return done.stderr
 
 
 def expected_board(fen: str) -> list[str]:

@@ -157,6 +157,7 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         points_bonus=(0.0, HAN_BONUS) if points else (0.0, 0.0),
         arrangements=ARRANGEMENTS,
         notation="coordinates",
+        notations=("coordinates", "korean"),
         legend=LEGEND,
         fen_synonyms={"E": "B", "H": "N"},
         params=tuple(sorted(chosen.items())),

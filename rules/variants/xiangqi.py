@@ -71,4 +71,5 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         no_capture_limit=120,
         dead_position_draw=True,
         fen_synonyms={"E": "B", "H": "N"},
+        notations=("coordinates", "wxf", "chinese", "chinese-traditional"),
     )
