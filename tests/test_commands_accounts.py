@@ -35,7 +35,7 @@ def test_signup_with_addresses_sends_game_mail_to_the_first(post):
     ("signup alicesmith AliceSmith", "may not be the same as the user id"),
     ("signup alice Sw0rdfish not-an-address", "******** is not a mail address"),
     ("signup alice Sw0rdfish pbm+x@pbm.test", "is this server's own address"),
-    ("signup alice", "signup takes 2 to 7 words after the verb, and your command has 1"),
+    ("signup alice", "signup takes 2 to 11 words after the verb, and your command has 1"),
 ])
 def test_signup_errors_say_what_would_be_right(post, subject, problem):
     [error] = post.send(subject)

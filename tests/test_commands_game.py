@@ -355,7 +355,7 @@ def test_queue_on_ones_turn_plays_now_and_clear_empties(post):
     assert "alice played h3e3 (C2=5)." in flat(mails[player("bob")])
     post.send(f"xiangqi queue {board} alice Sw0rdfish h1g3", sender=player("alice"))
     [ok] = post.send(f"xiangqi queue {board} alice Sw0rdfish clear", sender=player("alice"))
-    assert "Your queue on Xiangqi Board 101 is empty now (1 move(s) dropped)." in flat(ok)
+    assert "Your queue on Xiangqi Board 101 is empty now (1 move dropped)." in flat(ok)
     [error] = post.send(f"xiangqi queue {board} alice Sw0rdfish resign", sender=player("alice"))
     assert "Only moves can be queued" in flat(error)
 

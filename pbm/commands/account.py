@@ -13,15 +13,18 @@ tokens, and every registered address is told that it changed.
 """
 from __future__ import annotations
 
-from pbm import catalogue
+from pbm import catalogue, i18n
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
 from pbm.model import accounts, games
+from pbm.i18n import N_, _
 from pbm.outbox import compose
 
 
 def signup(ctx: Context, req: Request) -> None:
-    user_word, password, *given = req.args
+    user_word, password, *words = req.args
+    given = [word for word in words if "=" not in word]
+    chosen = _chosen([word for word in words if "=" in word])
     user_id = user_word.lower()
     problem = accounts.user_id_problem(user_id)
     if problem:
@@ -33,6 +36,10 @@ def signup(ctx: Context, req: Request) -> None:
         raise CommandError(f"That password cannot be used: {problem}.")
     addresses = _addresses(ctx, given or [ctx.incoming.sender])
     accounts.create(ctx.db, user_id, password, addresses, ctx.now)
+    told = i18n.from_header(ctx.incoming.language)
+    if "lang" not in chosen and told:
+        chosen["lang"] = told
+    accounts.set_preferences(ctx.db, user_id, chosen)
     ctx.answer(f"Welcome to {ctx.config.server.name}, {user_id}", "welcome.j2", user=user_id,
                addresses=addresses, server=ctx.config.server.address, games=catalogue.served())
 
@@ -70,8 +77,8 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
     user_word, code, new = req.args
     user_id = prove(ctx, user_word, lambda user: accounts.use_reset_code(
         ctx.db, ctx.config.secret, user.id, code, ctx.now),
-        "That is not the code mailed for {user}, or it has expired (a code works once, for an "
-        "hour). Ask for a new one with: password reset {user}")
+        N_("That is not the code mailed for {user}, or it has expired (a code works once, for an "
+           "hour). Ask for a new one with: password reset {user}"))
     _set_password(ctx, user_id, new, still=" The code still works.")
 
 
@@ -96,15 +103,7 @@ def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None
 def set_preferences(ctx: Context, req: Request) -> None:
     user_word, password, *settings = req.args
     user_id = authenticate(ctx, user_word, password)
-    chosen = {}
-    for setting in settings:
-        name, _, value = setting.lower().partition("=")
-        values = accounts.PREFERENCES.get(name)
-        if values is None or value not in values:
-            known = "; ".join(f"{n}={'|'.join(v)}" for n, v in accounts.PREFERENCES.items())
-            raise CommandError(f"{setting} is not a preference. The preferences are: {known} "
-                               f"(the first value of each is the default).")
-        chosen[name] = value
+    chosen = _chosen(settings)
     accounts.set_preferences(ctx.db, user_id, chosen)
     now = accounts.preferences(ctx.db, user_id)
     ctx.answer(f"{ctx.config.server.name}: preferences of {user_id}", "account.j2",
@@ -112,6 +111,20 @@ def set_preferences(ctx: Context, req: Request) -> None:
                       *(f"    {name}={value}" for name, value in now.items()), "",
                       "board: own draws each board from your side, red from the first player's,",
                       "off leaves it out; notation: the move list in coordinates, WXF or both."])
+
+
+def _chosen(settings: list[str]) -> dict[str, str]:
+    """NAME=VALUE words as preferences (any case; stored as PREFERENCES spells them), or CommandError."""
+    chosen = {}
+    for setting in settings:
+        name, _sep, value = setting.lower().partition("=")
+        values = {v.lower(): v for v in accounts.PREFERENCES.get(name, ())}
+        if value not in values:
+            known = "; ".join(f"{n}={'|'.join(v)}" for n, v in accounts.PREFERENCES.items())
+            raise CommandError(f"{setting} is not a preference. The preferences are: {known} "
+                               f"(the first value of each is the default).")
+        chosen[name] = values[value]
+    return chosen
 
 
 def change_address(ctx: Context, req: Request) -> None:
@@ -143,12 +156,12 @@ def _addresses(ctx: Context, given: list[str]) -> list[str]:
     addresses = [a.strip("<>").lower() for a in given]
     if len(addresses) > accounts.MAX_ADDRESSES:
         raise CommandError(f"At most {accounts.MAX_ADDRESSES} addresses can be registered to a user.")
-    own_local, _, own_domain = ctx.config.server.address.lower().rpartition("@")
+    own_local, _at, own_domain = ctx.config.server.address.lower().rpartition("@")
     for address in addresses:
         problem = accounts.address_problem(address)
         if problem:
             raise CommandError(f"{problem}.")
-        local, _, domain = address.rpartition("@")
+        local, _at, domain = address.rpartition("@")
         if domain == own_domain and local.split("+")[0] == own_local:
             raise CommandError(f"{address} is this server's own address; give your own.")
     return addresses

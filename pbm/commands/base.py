@@ -8,8 +8,10 @@ from datetime import datetime
 
 from pbm import catalogue
 from pbm.commands import parse
+from pbm.commands import wording
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
+from pbm.i18n import N_, _
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model import accounts, games, guard
 from pbm.model.db import Database
@@ -110,13 +112,13 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
     """The user id, once `password` is right for it; else CommandError (Unanswered while the
     guessing limit holds: see pbm.model.guard)."""
     return prove(ctx, user_word, lambda user: accounts.verify_password(password, user.password),
-                 "Invalid password for {user}. Passwords are case-sensitive. If you have forgotten "
-                 "it, send: password reset {user}")
+                 N_("Invalid password for {user}. Passwords are case-sensitive. If you have "
+                    "forgotten it, send: password reset {user}"))
 
 
 def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
     """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
-    right; else CommandError(`wrong` with {user} filled in), every failure counted by the guessing
+    right; else CommandError(`wrong`, translated, with {user} filled in), every failure counted by the guessing
     limit (pbm.model.guard), which refuses unanswered while it holds -- but never to the user's own
     address."""
     sender = ctx.incoming.sender if ctx.incoming else ""
@@ -128,21 +130,22 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
     if user is None:
         ctx.failures += counted
         # The word may be a password written in the wrong place, so it is not quoted.
-        raise CommandError("The user id in your command is not registered here (check the order of "
-                           "the words against the usage line below; to register, send: "
-                           "signup USERID PASSWORD).")
+        raise CommandError(_("The user id in your command is not registered here (check the order "
+                             "of the words against the usage line below; to register, send: "
+                             "signup USERID PASSWORD)."))
     if ctx.request:
         ctx.request.safe.add(user_word)
     if user.closed:
-        raise CommandError(f"{user.id} has signed off; that account can no longer be used.")
+        raise CommandError(_("{user} has signed off; that account can no longer be used.").format(
+            user=user.id))
     if not right(user):
         ctx.failures += counted
         until = None if own else guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
-        later = (f" There have been too many wrong passwords for {user.id} or from your address: "
-                 f"commands with a password from it are refused, unanswered, until "
-                 f"{until:%Y-%m-%d %H:%M} UTC (always accepted from {user.id}'s registered "
-                 f"addresses).") if until else ""
-        raise CommandError(wrong.format(user=user.id) + later)
+        later = " " + _("There have been too many wrong passwords for {user} or from your "
+                        "address: commands with a password from it are refused, unanswered, "
+                        "until {time} UTC (always accepted from {user}'s registered "
+                        "addresses).").format(user=user.id, time=f"{until:%Y-%m-%d %H:%M}") if until else ""
+        raise CommandError(_(wrong).format(user=user.id) + later)
     if ctx.request:
         ctx.request.trusted = True
     ctx.actor = user.id
@@ -153,8 +156,9 @@ def board_number(word: str) -> tuple[int, int | None]:
     """'101' -> (101, None); '101#7' -> (101, 7)."""
     number, sep, ply = word.partition("#")
     if not number.isdigit() or (sep and not ply.isdigit()):
-        raise CommandError(f"{word} is not a board number: write the number the server gave the game, "
-                           f"such as 101 (or 101#7 for the position after move 7).")
+        raise CommandError(_("{word} is not a board number: write the number the server gave the "
+                             "game, such as 101 (or 101#7 for the position after move 7).").format(
+            word=word))
     return int(number), int(ply) if sep else None
 
 
@@ -162,7 +166,8 @@ def load_board(ctx: Context, variant: str, word: str) -> Board:
     """The game numbered `word`, or CommandError.  Sets ctx.board (for the error subject)."""
     number, ply = board_number(word)
     if ply is not None:
-        raise CommandError(f"Give the board number alone here ({number}, not {word}).")
+        raise CommandError(_("Give the board number alone here ({number}, not {word}).").format(
+            number=number, word=word))
     return find_board(ctx, variant, number)
 
 
@@ -170,31 +175,34 @@ def find_board(ctx: Context, variant: str, number: int) -> Board:
     board = games.load(ctx.db, variant, number)
     title = catalogue.title(variant)
     if board is None or board.status == games.DECLINED:
-        gone = " (it was declined and deleted)" if board else ""
-        raise CommandError(f"There is no {title} Board {number}{gone}. "
-                           f"Send \"{variant} games\" for the list of running games.")
+        gone = (_("There is no {title} Board {number} (it was declined and deleted).") if board else
+                _("There is no {title} Board {number}.")).format(title=title, number=number)
+        raise CommandError(gone + " " + _("Send \"{command}\" for the list of running games.").format(
+            command=f"{variant} games"))
     ctx.board = board
     return board
 
 
 def require_player(board: Board, user: str) -> None:
     if user not in board.players:
-        raise CommandError(f"{user} does not play on {board.title} Board {board.number} "
-                           f"({board.player1} and {board.player2} do).")
+        raise CommandError(_("{user} does not play on {title} Board {number} ({first} and {second} "
+                             "do).").format(user=user, title=board.title, number=board.number,
+                                            first=board.player1, second=board.player2))
 
 
 def require_active(board: Board) -> None:
     if board.status != games.ACTIVE:
-        raise CommandError(f"{board.title} Board {board.number} is over ({describe_end(board)}); "
-                           f"it takes no more moves.")
+        raise CommandError(_("{title} Board {number} is over ({how}); it takes no more moves.").format(
+            title=board.title, number=board.number, how=describe_end(board)))
 
 
 def describe_end(board: Board) -> str:
     """How a game ended, as the summary says it."""
+    why = wording.reason(board.reason or "")
     if board.status == games.CANCELLED:
-        return f"cancelled: {board.reason}"
+        return _("cancelled: {why}").format(why=why)
     if board.status == games.DECLINED:
-        return f"declined: {board.reason}"
+        return _("declined: {why}").format(why=why)
     if board.winner:
-        return f"won by {board.winner}: {board.reason}"
-    return f"drawn: {board.reason}"
+        return _("won by {user}: {why}").format(user=board.winner, why=why)
+    return _("drawn: {why}").format(why=why)

@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 import rules
-from pbm import catalogue
+from pbm import catalogue, i18n
 from pbm.commands import notify, parse, play, registry, setups
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
+from pbm.i18n import _
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model import accounts, games, guard, tokens
 from pbm.model.db import Database
@@ -40,17 +41,18 @@ def token_usage(ctx: Context) -> list[str]:
     own side as the example (none, when the reply's game is unknown)."""
     board, user = ctx.board, ctx.actor
     if board is None or user not in board.players:
-        return ["MOVE[#N]            (the move, on the first line of the reply)",
-                "queue MOVE          (a premove; queue clear empties the queue)",
+        return ["MOVE[#N]            " + _("(the move, on the first line of the reply)"),
+                "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
                 "resign | propose | accept | reject | undo"]
     game = board.replay()
-    example = notify.example_move(board, game, user).split(" or ")[0]
-    forms = "coordinates or WXF" if game.variant.notation == "wxf" else "coordinates"
-    lines = [f"MOVE[#N]            (in {forms}, for example {example} or {example}#{board.ply + 1})",
-             "queue MOVE          (a premove; queue clear empties the queue)",
+    example = notify.example_move(board, game, user)[0]
+    forms = _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates")
+    lines = ["MOVE[#N]            " + _("(in {forms}, for example {example} or {numbered})").format(
+                 forms=forms, example=example, numbered=f"{example}#{board.ply + 1}"),
+             "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
              "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
     if game.variant.arrangements:
-        lines.append("setup ARRANGEMENT   (before your first move)")
+        lines.append("setup ARRANGEMENT   " + _("(before your first move)"))
     return lines
 
 
@@ -66,9 +68,20 @@ class Handled:
 def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> Handled:
     ctx = Context(db, config, incoming, now)
     if incoming.sender:                  # else nobody to answer, and nobody to act for
-        _dispatch(ctx, incoming)
+        with i18n.speaking(lambda: sender_language(db, incoming)):
+            _dispatch(ctx, incoming)
     return Handled(ctx.out, ctx.redact(incoming.subject, registry.VOCABULARY),
                    ctx.redact(incoming.body, registry.VOCABULARY))
+
+
+def sender_language(db: Database, incoming: Incoming) -> tuple[str, str]:
+    """The language (and notation) answers to the sender are written in: their user's preferences
+    if the address is registered, else the language their mail says it is in, else English."""
+    user = accounts.user_of_address(db, incoming.sender)
+    if user is not None:
+        prefs = accounts.preferences(db, user)
+        return prefs["lang"], prefs["notation"]
+    return i18n.from_header(incoming.language) or "en", "both"
 
 
 def _dispatch(ctx: Context, incoming: Incoming) -> None:
@@ -77,15 +90,15 @@ def _dispatch(ctx: Context, incoming: Incoming) -> None:
         return
     subject, body = parse.strip_reply_prefix(incoming.subject), incoming.body
     if subject.replace("*", "").strip() == "":
-        subject, _, body = body.strip().partition("\n")
+        subject, _blank, body = body.strip().partition("\n")
     if subject.lower().split()[:1] == ["multiple"]:
         _multiple(ctx, body)
     elif _OWN_SUBJECT.match(subject):
-        _refuse(ctx, parse.split(subject), CommandError(
+        _refuse(ctx, parse.split(subject), CommandError(_(
             "This looks like a reply to a game mail, sent to the server's main address instead of "
             "the reply address the game mail carried. Reply to the game mail itself (with just the "
             "move on the first line), or write the command in the subject, for example: "
-            "xiangqi move 101 USERID PASSWORD h2e2"))
+            "xiangqi move 101 USERID PASSWORD h2e2")))
     else:
         _run(ctx, subject, body)
 
@@ -239,25 +252,25 @@ def _token_reply(ctx: Context) -> None:
             if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
                 req.game = named[0]
                 board = find_board(ctx, named[0], named[1])
-                raise CommandError(f"The address you replied to, for {board.title} Board "
-                                   f"{board.number}, is not one this server gave out, or no longer "
-                                   f"works (it may have been changed on the way; the reply addresses "
-                                   f"of a player stop working when their password changes). Answer "
-                                   f"a newer mail of that game, or send the command in the subject, "
-                                   f"for example: {board.variant} move {board.number} USERID "
-                                   f"PASSWORD MOVE")
-            raise CommandError("The address you replied to is not one this server gave out, or no "
-                               "longer works (it may have been changed on the way; the reply "
-                               "addresses of a player stop working when their password changes). "
-                               "Answer a newer game mail, or send the command in the subject "
-                               "instead, for example: xiangqi move 101 USERID PASSWORD h2e2")
+                raise CommandError(_(
+                    "The address you replied to, for {title} Board {number}, is not one this server "
+                    "gave out, or no longer works (it may have been changed on the way; the reply "
+                    "addresses of a player stop working when their password changes). Answer a "
+                    "newer mail of that game, or send the command in the subject, for example: "
+                    "{command}").format(title=board.title, number=board.number,
+                                        command=f"{board.variant} move {board.number} USERID PASSWORD MOVE"))
+            raise CommandError(_("The address you replied to is not one this server gave out, or no "
+                                 "longer works (it may have been changed on the way; the reply "
+                                 "addresses of a player stop working when their password changes). "
+                                 "Answer a newer game mail, or send the command in the subject "
+                                 "instead, for example: xiangqi move 101 USERID PASSWORD h2e2"))
         variant, number, user = found
         req.game = variant
         board = find_board(ctx, variant, number)
         ctx.actor = user
         if not words or _OWN_SUBJECT.match(line):
-            raise CommandError("Your reply had no move in it: write the move (or resign, propose, "
-                               "accept, reject, undo) on the first line of your reply.")
+            raise CommandError(_("Your reply had no move in it: write the move (or resign, propose, "
+                                 "accept, reject, undo) on the first line of your reply."))
         verb = words[0].lower()
         if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
             play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
@@ -271,8 +284,8 @@ def _token_reply(ctx: Context) -> None:
         elif len(words) == 1:
             play.act(ctx, board, user, words[0])
         else:
-            raise CommandError(f"Write only the move on the first line of your reply (one word, "
-                               f"such as h2e2); that line has {len(words)} words.")
+            raise CommandError(_("Write only the move on the first line of your reply (one word, such "
+                                 "as h2e2); that line has {n} words.").format(n=len(words)))
 
     error = _attempt(ctx, req, comment, work)
     if error:

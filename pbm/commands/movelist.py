@@ -12,19 +12,23 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
+from pbm.i18n import ljust, width
 from pbm.model.games import Board, PlayedMove
 
 KEPT = 1000             # lists a thread keeps: one per board played on lately
+STYLES = ("both", "coordinates", "wxf")     # the lists made from the stored moves alone
 
 
-def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation: str = "both") -> str:
+def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation: str = "both",
+         names: list[str] | None = None) -> str:
     """The list of the board's moves (the first `upto`), in coordinates, the game's notation, or
-    `both` (a player's preference); "" before the first move."""
-    key = (upto, notation, len(board.moves))
+    `both` (a player's preference), or as `names` names them (a reader's notation, such as
+    Chinese: then `notation` names that style); "" before the first move."""
+    key = (upto, notation, len(board.moves), sides)
     if key not in board.rendered:
         header = (f"     {board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
         moves = board.moves if upto is None else board.moves[:upto]
-        board.rendered[key] = "\n".join(_lines(board.id, header, notation, moves)) if moves else ""
+        board.rendered[key] = "\n".join(_lines(board.id, header, notation, moves, names)) if moves else ""
     return board.rendered[key]
 
 
@@ -50,27 +54,29 @@ class _Kept(threading.local):
 _kept = _Kept()
 
 
-def _lines(game_id: int, header: tuple[str, str], notation: str, moves: list[PlayedMove]) -> list[str]:
+def _lines(game_id: int, header: tuple[str, str], notation: str, moves: list[PlayedMove],
+           names: list[str] | None) -> list[str]:
     key = (game_id, header, notation)
     made = _kept.lists.pop(key, None)
     if made is None or moves[:len(made.moves)] != made.moves:
-        made = _List([], [], len(header[0]), [])
+        made = _List([], [], width(header[0]), [])
     start = len(made.cells)
-    cells = made.cells + [f"{ply:>3}. {cell(m, notation)}{' (Auto)' if m.auto else ''}"
+    cells = made.cells + [f"{ply:>3}. {names[ply - 1] if names else cell(m, notation)}"
+                          f"{' (Auto)' if m.auto else ''}"
                           for ply, m in enumerate(moves[start:], start=start + 1)]
-    width = max([made.width, *map(len, cells[start + start % 2::2])])    # the new left cells
-    if made.lines and width == made.width:
+    columns = max([made.width, *map(width, cells[start + start % 2::2])])    # the new left cells
+    if made.lines and columns == made.width:
         first = start // 2                  # the first row with a new cell: made again from there
         lines = made.lines[:1 + first]
     else:
-        first, lines = 0, [_row(*header, width)]
-    lines += [_row(cells[i], cells[i + 1] if i + 1 < len(cells) else "", width)
+        first, lines = 0, [_row(*header, columns)]
+    lines += [_row(cells[i], cells[i + 1] if i + 1 < len(cells) else "", columns)
               for i in range(2 * first, len(cells), 2)]
-    _kept.lists[key] = _List(list(moves), cells, width, lines)
+    _kept.lists[key] = _List(list(moves), cells, columns, lines)
     if len(_kept.lists) > KEPT:
         _kept.lists.popitem(last=False)
     return lines
 
 
-def _row(left: str, right: str, width: int) -> str:
-    return f"{left:<{width}}    {right}".rstrip()
+def _row(left: str, right: str, columns: int) -> str:
+    return f"{ljust(left, columns)}    {right}".rstrip()

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import rules
-from pbm import catalogue
-from pbm.commands import movelist
+from rules import notation_styles
+from pbm import catalogue, i18n
+from pbm.commands import movelist, wording
 from pbm.commands.base import Context
+from pbm.i18n import _
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
@@ -27,15 +29,19 @@ def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     if board.status == games.ACTIVE:
         text = f"{'New ' if new else ''}{board.title} Board {board.number} {board.to_move or board.player1}"
     else:
-        text = f"{board.title} Board {board.number} over: {_outcome(board)}"
+        text = f"{board.title} Board {board.number} over: {_outcome(board)}"   # "over:" in every language
     return f"{text} **" if comment else text
 
 
 def _outcome(board: Board) -> str:
-    why = f" ({board.reason})" if board.reason else ""
+    why = wording.reason(board.reason) if board.reason else ""
+    if board.status == games.FINISHED and board.winner:
+        return (_("{user} won ({why})") if why else _("{user} won")).format(user=board.winner, why=why)
     if board.status == games.FINISHED:
-        return f"{board.winner} won{why}" if board.winner else f"drawn{why}"
-    return f"{board.status}{why}"  # cancelled or declined
+        return _("drawn ({why})").format(why=why) if why else _("drawn")
+    if board.status == games.CANCELLED:
+        return _("cancelled ({why})").format(why=why) if why else _("cancelled")
+    return _("declined ({why})").format(why=why) if why else _("declined")
 
 
 def error_subject(board: Board) -> str:
@@ -58,29 +64,44 @@ def reply_address(ctx: Context, board: Board, user: str, epoch: int | None = Non
 def status_lines(board: Board, game: rules.Game) -> list[str]:
     """`It is bob's turn.`, `bob is in check.`, `alice has proposed a draw.`, `Game won by ...`."""
     if board.status == games.ACTIVE:
-        lines = [f"It is {board.to_move}'s turn."]
+        lines = [_("It is {user}'s turn.").format(user=board.to_move)]
         if game.kings_facing():
-            lines.append(f"The kings face each other (bikjang): {board.to_move} must break the facing "
-                         f"or pass; a pass ends the game.")
+            lines.append(_("The kings face each other (bikjang): {user} must break the facing "
+                           "or pass; a pass ends the game.").format(user=board.to_move))
         elif game.in_check():
-            lines.append(f"{board.to_move} is in check.")
+            lines.append(_("{user} is in check.").format(user=board.to_move))
         if board.offer == "draw":
-            lines.append(f"{board.offer_by} has proposed a draw.")
+            lines.append(_("{user} has proposed a draw.").format(user=board.offer_by))
         elif board.offer == "undo":
-            lines.append(f"{board.offer_by} has asked to take back their last move.")
+            lines.append(_("{user} has asked to take back their last move.").format(user=board.offer_by))
         return lines
+    why = wording.reason(board.reason or "")
     if board.status == games.CANCELLED:
-        return [f"Game cancelled ({board.reason})."]
+        return [_("Game cancelled ({why}).").format(why=why)]
     if board.status == games.DECLINED:
-        return [f"Game declined ({board.reason}); it was deleted and is not rated."]
+        return [_("Game declined ({why}); it was deleted and is not rated.").format(why=why)]
     if board.winner:
-        return [f"Game won by {board.winner} ({board.reason})."]
-    return [f"Draw ({board.reason})."]
+        return [_("Game won by {user} ({why}).").format(user=board.winner, why=why)]
+    return [_("Draw ({why}).").format(why=why)]
 
 
-def played(move: str, notation: str) -> str:
-    """A move in a sentence: `h3e3 (C2=5)`, or just `b1c3` where the notation is the coordinates."""
+def played(move: str, notation: str, names: dict[str, str] | None = None) -> str:
+    """A move in a sentence: `h3e3 (C2=5)`, or just `b1c3` where the notation is the coordinates;
+    in the reader's notation where `names` (style -> name) has it: `炮二平五`."""
+    if names and i18n.notation() in names:
+        return names[i18n.notation()]
     return move if notation == move else f"{move} ({notation})"
+
+
+def reader_styles(variant: rules.Variant) -> tuple[str, ...]:
+    """The notations of `variant` a reader may choose beside coordinates and WXF (`chinese`...)."""
+    return tuple(s for s in notation_styles.notations_of(variant) if s in accounts.PREFERENCES["notation"]
+                 and s not in ("coordinates", "wxf"))
+
+
+def last_move_names(game: rules.Game) -> dict[str, str]:
+    """The move just played on `game`, named in each of `reader_styles`."""
+    return {style: game.name_moves(style)[-1] for style in reader_styles(game.variant)}
 
 
 def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
@@ -95,9 +116,14 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     `viewer`, as their preferences want them: by default the board from their own side.  `away`:
     the lines that say which player is on vacation (`away_lines`)."""
     shown = game if upto is None else game.at(upto)
-    sides = player_sides(board, game)
+    sides = tuple(map(wording.name, player_sides(board, game)))
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
-    moves = movelist.text(board, sides, upto, prefs["notation"])
+    style = prefs["notation"]
+    if style in reader_styles(game.variant):
+        names = game.name_moves(style)[:upto]
+        moves = movelist.text(board, sides, upto, style, names)
+    else:
+        moves = movelist.text(board, sides, upto, "both" if style not in movelist.STYLES else style)
     turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
@@ -107,9 +133,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
-        "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
+        "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
+                          if upto is not None else ""),
         "moves": moves,
-        "board": shown.board(turned) if drawn else "",
+        "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
         "svg": shown.board_svg(turned) if drawn else "",
         "fen": fen,
         "analysis": link,
@@ -174,11 +201,12 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
-        body, html = _body(ctx, board, game, mail, actor, who, None)
-        ctx.out.append(compose.answer(
-            ctx.incoming, subject(board, new=new), body, html=html, root=root,
-            reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
-            kind=_kind(board, actor), attachments=attachments))
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            body, html = _body(ctx, board, game, mail, actor, who, None)
+            ctx.out.append(compose.answer(
+                ctx.incoming, subject(board, new=new), body, html=html, root=root,
+                reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
+                kind=_kind(board, actor), attachments=attachments))
     for user in dict.fromkeys(recipients):
         if user == actor and ctx.incoming is not None:
             continue
@@ -186,9 +214,11 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
-        body, html = _body(ctx, board, game, mail, user, who, attached)
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            body, html = _body(ctx, board, game, mail, user, who, attached)
+            subject_line = subject(board, new=new, comment=bool(attached))
         ctx.out.append(compose.notify(
-            who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
+            who.address, subject_line, body, html=html, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
 
@@ -224,12 +254,14 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []
-    body = compose.render("chat.j2", title=board.title, number=board.number, author=author, text=text,
-                          status=status_lines(board, board.replay()) + away_lines(ctx, board))
-    for user in users:
-        address = accounts.mail_address(ctx.db, user)
+    game = board.replay()
+    for user, who in accounts.readers(ctx.db, users).items():
+        address = who.address
         if address is None:
             continue
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            body = compose.render("chat.j2", title=board.title, number=board.number, author=author,
+                                  text=text, status=status_lines(board, game) + away_lines(ctx, board))
         ctx.out.append(compose.notify(
             address, subject(board, comment=True), body, root=thread(ctx, board),
             reply_to=reply_address(ctx, board, user) if user in board.players else None, kind="chat"))
@@ -248,10 +280,11 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     return compose.render("board.j2", **values), html
 
 
-def example_move(board: Board, game: rules.Game, user: str) -> str:
+def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
     """A move `user` could make now (or, when it is not their turn, in this position if it were),
-    as the game writes moves: coordinates, and WXF too where the game uses it.  An example in a
-    mail should be a move of the reader's own side, not Red's opening."""
+    as the game writes moves: coordinates, and WXF too where the game uses it, or the reader's
+    own notation.  An example in a mail should be a move of the reader's own side, not Red's
+    opening."""
     probe = game
     side = board.turn_of(user)
     if game.turn != side:
@@ -263,9 +296,11 @@ def example_move(board: Board, game: rules.Game, user: str) -> str:
             probe = None
     moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
     if not moves:
-        return "MOVE"
+        return ["MOVE"]
     move = moves[len(moves) // 2]
-    return f"{move} or {probe.describe(move)}" if game.variant.notation == "wxf" else move
+    if i18n.notation() in reader_styles(game.variant):
+        return [move, notation_styles.write(probe.position, move, i18n.notation())]
+    return [move, probe.describe(move)] if game.variant.notation == "wxf" else [move]
 
 
 def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[str]:
@@ -274,23 +309,25 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
     if board.status != games.ACTIVE:
         return []
     if user in board.players:
-        answers = "resign, propose (a draw), accept, reject, undo"
+        answers = _("Other answers: resign, propose (a draw), accept, reject, undo.")
         if board.to_move == user:
-            lines = ["It is your move: reply to this mail with just the move on the first line",
-                     f"(for example {example_move(board, game, user)}), or send the subject:",
+            example = _(" or ").join(example_move(board, game, user))
+            lines = [_("It is your move: reply to this mail with just the move on the first line\n"
+                       "(for example {example}), or send the subject:").format(example=example),
                      f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
             if board.deadline:
-                lines.append(f"Move by {board.deadline[:16]} UTC or lose on time.")
+                lines.append(_("Move by {time} UTC or lose on time.").format(time=board.deadline[:16]))
             if game.variant.passing and rules.PASS in game.legal_moves():   # listing is not free
-                answers += ", pass"
+                answers = _("Other answers: resign, propose (a draw), accept, reject, undo, pass.")
         else:
-            lines = ["To queue your next move, reply to this mail with: queue MOVE"]
-        lines.append(f"Other answers: {answers}.")
+            lines = [_("To queue your next move, reply to this mail with: queue MOVE")]
+        lines.append(answers)
         if game.may_setup(board.turn_of(user)):
             mine = game.arrangement(board.turn_of(user)).key
-            lines += [f"Before your first move you may choose your setup (now: {mine}): answer",
-                      f"with setup ARRANGEMENT; \"{v} help\" lists them."]
+            lines.append(_("Before your first move you may choose your setup (now: {mine}): answer\n"
+                           "with setup ARRANGEMENT; \"{game} help\" lists them.").format(mine=mine, game=v))
         return lines
     if not observing:
         return []
-    return [f"You observe this game; to stop, send: {v} unsubscribe {n} {user} PASSWORD"]
+    return [_("You observe this game; to stop, send: {command}").format(
+        command=f"{v} unsubscribe {n} {user} PASSWORD")]

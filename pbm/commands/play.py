@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, setups, turns
+from pbm.commands import notify, setups, turns, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -26,6 +26,7 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy, ngettext
 from pbm.model import accounts, games
 from pbm.model.db import timestamp
 from pbm.model.games import Board
@@ -64,10 +65,13 @@ def challenge(ctx: Context, req: Request) -> None:
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
     games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
     opponent = board.opponent(challenger)
-    headline = [f"{challenger} has started a game of {title} with {opponent}. It counts for "
-                f"{opponent} only from their first move: until then their clock does not run, the "
-                f"game is not rated, and they may decline it by resigning. If {opponent} does not "
-                f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
+    lapses = board.expires_at[:16]
+    headline = [lazy(lambda: _(
+        "{challenger} has started a game of {title} with {opponent}. It counts for {opponent} only "
+        "from their first move: until then their clock does not run, the game is not rated, and "
+        "they may decline it by resigning. If {opponent} does not move by {time} UTC, the "
+        "challenge lapses.").format(challenger=challenger, title=wording.name(title), opponent=opponent,
+                                    time=lapses))]
     announce(ctx, board, game, challenger, headline, chosen)
 
 
@@ -124,7 +128,7 @@ def announce(ctx: Context, board: Board, game: rules.Game, actor: str, headline:
         headline.append(f"Parameters: {' '.join(terms)}.")
     headline += chosen
     if not board.rated:
-        headline.append("The game is not rated.")
+        headline.append(lazy(lambda: _("The game is not rated.")))
     notify.board_mails(ctx, board, game, actor=actor, headline=headline, new=True)
 
 
@@ -154,14 +158,16 @@ def act(ctx: Context, board: Board, user: str, text: str) -> None:
 def play(ctx: Context, board: Board, user: str, text: str) -> None:
     move_text, sep, number = text.partition("#")
     if board.to_move != user:
-        raise CommandError(f"It is not your move on {board.title} Board {board.number}: it is "
-                           f"{board.to_move}'s turn. To have a move played as soon as it is your "
-                           f"turn, queue it: {board.variant} queue {board.number} {user} PASSWORD MOVE")
+        raise CommandError(_("It is not your move on {title} Board {number}: it is {user}'s turn. "
+                             "To have a move played as soon as it is your turn, queue it: {command}")
+                           .format(title=board.title, number=board.number, user=board.to_move,
+                                   command=f"{board.variant} queue {board.number} {user} PASSWORD MOVE"))
     if sep and (not number.isdigit() or int(number) != board.ply + 1):
-        raise CommandError(f"Your move {move_text} was received as move #{number}, but the next move "
-                           f"on {board.title} Board {board.number} is #{board.ply + 1}: the game is "
-                           f"not where you thought. Look at it (send: {board.variant} show "
-                           f"{board.number}) and send your move again.")
+        raise CommandError(_("Your move {move} was received as move #{number}, but the next move on "
+                             "{title} Board {board} is #{next}: the game is not where you thought. "
+                             "Look at it (send: {command}) and send your move again.").format(
+            move=move_text, number=number, title=board.title, board=board.number, next=board.ply + 1,
+            command=f"{board.variant} show {board.number}"))
     game = board.replay()
     try:
         game.play(move_text)
@@ -180,10 +186,13 @@ def _resign(ctx: Context, board: Board, user: str) -> None:
     if not board.accepted:
         did, done = ("declined", "declined") if user == board.challenged else ("withdrew", "withdrawn")
         turns.end_without_result(ctx, board, games.DECLINED, f"{user} {did} the challenge")
-        headline = [f"{user} has {done} the challenge; the game does not count."]
+        headline = [lazy(lambda: (_("{user} has declined the challenge; the game does not count.")
+                                  if done == "declined" else
+                                  _("{user} has withdrawn the challenge; the game does not count."))
+                         .format(user=user))]
     else:
         turns.finish(ctx, board, board.opponent(user), f"{user} resigned")
-        headline = [f"{user} has resigned."]
+        headline = [lazy(lambda: _("{user} has resigned.").format(user=user))]
     games.add_event(ctx.db, board, "resign", user, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, game, actor=user, headline=headline)
@@ -195,29 +204,37 @@ def _propose(ctx: Context, board: Board, user: str) -> None:
         return
     _may_offer(board, user, "draw")
     board.offer, board.offer_by = "draw", user
-    _offer_made(ctx, board, user, f"{user} proposes a draw. {board.opponent(user)} may accept or "
-                                  f"reject it; a move rejects it too.")
+    opponent = board.opponent(user)
+    _offer_made(ctx, board, user, lazy(lambda: _(
+        "{user} proposes a draw. {opponent} may accept or reject it; a move rejects it too.").format(
+        user=user, opponent=opponent)))
 
 
 def _undo(ctx: Context, board: Board, user: str) -> None:
     plies = _undo_plies(board, user)
     if plies == 0:
-        raise CommandError("You have made no move yet, so there is nothing of yours to take back.")
+        raise CommandError(_("You have made no move yet, so there is nothing of yours to take back."))
     _may_offer(board, user, "undo")
     taken = " ".join(m.move for m in board.moves[-plies:])
     board.offer, board.offer_by = "undo", user
-    _offer_made(ctx, board, user, f"{user} asks to take back {taken}. {board.opponent(user)} may "
-                                  f"accept or reject it.")
+    opponent = board.opponent(user)
+    _offer_made(ctx, board, user, lazy(lambda: _(
+        "{user} asks to take back {moves}. {opponent} may accept or reject it.").format(
+        user=user, moves=taken, opponent=opponent)))
 
 
 def _may_offer(board: Board, user: str, kind: str) -> None:
     """One proposal at a time: the opponent's must be answered first; one's own is replaced."""
-    what = {"draw": "draw offer", "undo": "request to take back a move"}
     if board.offer and board.offer_by != user:
-        raise CommandError(f"{board.offer_by}'s {what[board.offer]} is pending: accept or reject it first.")
+        raise CommandError((_("{user}'s draw offer is pending: accept or reject it first.")
+                            if board.offer == "draw" else
+                            _("{user}'s request to take back a move is pending: accept or reject it "
+                              "first.")).format(user=board.offer_by))
     if board.offer == kind:
-        raise CommandError(f"Your {what[kind]} is already pending; {board.opponent(user)} has not "
-                           f"answered it yet.")
+        raise CommandError((_("Your draw offer is already pending; {user} has not answered it yet.")
+                            if kind == "draw" else
+                            _("Your request to take back a move is already pending; {user} has not "
+                              "answered it yet.")).format(user=board.opponent(user)))
 
 
 def _undo_plies(board: Board, user: str) -> int:
@@ -231,7 +248,7 @@ def _undo_plies(board: Board, user: str) -> int:
     return 0
 
 
-def _offer_made(ctx: Context, board: Board, user: str, line: str) -> None:
+def _offer_made(ctx: Context, board: Board, user: str, line: object) -> None:
     games.add_event(ctx.db, board, f"{board.offer}-offer", user, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line])
@@ -253,8 +270,9 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     turns.schedule(ctx, board)
     games.add_event(ctx.db, board, "undo", user, taken, ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, game, actor=user, headline=[
-        f"{user} agreed to take back {taken} at {asker}'s request. Queued moves were cleared."])
+    notify.board_mails(ctx, board, game, actor=user, headline=[lazy(lambda: _(
+        "{user} agreed to take back {moves} at {asker}'s request. Queued moves were cleared.").format(
+        user=user, moves=taken, asker=asker))])
 
 
 def _agree_draw(ctx: Context, board: Board, user: str) -> None:
@@ -263,26 +281,31 @@ def _agree_draw(ctx: Context, board: Board, user: str) -> None:
     games.add_event(ctx.db, board, "draw-agreed", user, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=user,
-                       headline=[f"{user} accepted {proposer}'s draw offer."])
+                       headline=[lazy(lambda: _("{user} accepted {proposer}'s draw offer.").format(
+                           user=user, proposer=proposer))])
 
 
 def _reject(ctx: Context, board: Board, user: str) -> None:
     _pending_for(board, user, "reject")
-    what = "draw offer" if board.offer == "draw" else "request to take back a move"
+    draw = board.offer == "draw"
     proposer = board.offer_by
     games.add_event(ctx.db, board, f"{board.offer}-rejected", user, "", ctx.now)
     board.offer = board.offer_by = None
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=user,
-                       headline=[f"{user} rejected {proposer}'s {what}."])
+                       headline=[lazy(lambda: (_("{user} rejected {proposer}'s draw offer.") if draw else
+                                               _("{user} rejected {proposer}'s request to take back a "
+                                                 "move.")).format(user=user, proposer=proposer))])
 
 
 def _pending_for(board: Board, user: str, verb: str) -> None:
     if board.offer is None:
-        raise CommandError(f"There is nothing to {verb}: no draw offer or request to take back a move "
-                           f"is pending on {board.title} Board {board.number}.")
+        raise CommandError(_("There is nothing to {verb}: no draw offer or request to take back a "
+                             "move is pending on {title} Board {number}.").format(
+            verb=verb, title=board.title, number=board.number))
     if board.offer_by == user:
-        raise CommandError(f"You cannot {verb} your own proposal; {board.opponent(user)} must answer it.")
+        raise CommandError(_("You cannot {verb} your own proposal; {user} must answer it.").format(
+            verb=verb, user=board.opponent(user)))
 
 
 IN_GAME = {"resign": _resign, "propose": _propose, "accept": _accept, "reject": _reject, "undo": _undo}
@@ -299,8 +322,10 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
     require_active(board)
     if text.lower() == "clear":
         dropped = games.clear_premoves(ctx.db, board, user)
-        _queue_answer(ctx, board, user, f"Your queue on {board.title} Board {board.number} is empty "
-                                        f"now ({dropped} move(s) dropped).")
+        _queue_answer(ctx, board, user, ngettext(
+            "Your queue on {title} Board {number} is empty now ({n} move dropped).",
+            "Your queue on {title} Board {number} is empty now ({n} moves dropped).", dropped).format(
+            title=board.title, number=board.number, n=dropped))
         return
     if "#" in text or text.lower() in IN_GAME:
         raise CommandError(f"Only moves can be queued, without #N: for example queue h2e2. "
@@ -318,10 +343,10 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
                            f"clear it with: queue clear")
     games.add_premove(ctx.db, board, user, text, ctx.now)
     line = " ".join([*waiting, text])
-    _queue_answer(ctx, board, user,
-                  f"Queued {text} on {board.title} Board {board.number}: it is played when it is "
-                  f"your turn, if it is legal then (otherwise you are told, and the queue is "
-                  f"cleared). Your queue: {line}")
+    _queue_answer(ctx, board, user, _(
+        "Queued {move} on {title} Board {number}: it is played when it is your turn, if it is legal "
+        "then (otherwise you are told, and the queue is cleared). Your queue: {queue}").format(
+        move=text, title=board.title, number=board.number, queue=line))
 
 
 def _queue_answer(ctx: Context, board: Board, user: str, line: str) -> None:
@@ -350,25 +375,29 @@ def say(ctx: Context, board: Board, user: str, text: str, observers: list[str] |
     others = [u for u in dict.fromkeys([*board.players, *observers]) if u != user]
     sent = notify.chat(ctx, board, user, text, others)
     games.add_event(ctx.db, board, "chat", user, text, ctx.now)
-    ctx.out.append(notify.answer(ctx, board, f"Your message was sent to {', '.join(sent) or 'nobody'}."))
+    ctx.out.append(notify.answer(ctx, board, _("Your message was sent to {users}.").format(
+        users=", ".join(sent)) if sent else _("Your message was sent to nobody.")))
 
 
 def subscribe(ctx: Context, req: Request) -> None:
     board = load_board(ctx, req.game, req.args[0])
     user = authenticate(ctx, req.args[1], req.args[2])
     if user in board.players:
-        raise CommandError(f"You play on {board.title} Board {board.number}, so you get its mail anyway.")
+        raise CommandError(_("You play on {title} Board {number}, so you get its mail anyway.").format(
+            title=board.title, number=board.number))
     if not games.add_observer(ctx.db, board, user, ctx.now):
-        raise CommandError(f"You already observe {board.title} Board {board.number}.")
-    notify.board_mails(ctx, board, board.replay(), actor=user, recipients=[],
-                       headline=[f"You now observe {board.title} Board {board.number}: you will get "
-                                 f"a mail after every move."])
+        raise CommandError(_("You already observe {title} Board {number}.").format(
+            title=board.title, number=board.number))
+    notify.board_mails(ctx, board, board.replay(), actor=user, recipients=[], headline=[lazy(lambda: _(
+        "You now observe {title} Board {number}: you will get a mail after every move.").format(
+        title=board.title, number=board.number))])
 
 
 def unsubscribe(ctx: Context, req: Request) -> None:
     board = load_board(ctx, req.game, req.args[0])
     user = authenticate(ctx, req.args[1], req.args[2])
     if not games.remove_observer(ctx.db, board, user):
-        raise CommandError(f"You do not observe {board.title} Board {board.number}, so there is "
-                           f"nothing to stop.")
-    ctx.out.append(notify.answer(ctx, board, f"You no longer observe {board.title} Board {board.number}."))
+        raise CommandError(_("You do not observe {title} Board {number}, so there is nothing to "
+                             "stop.").format(title=board.title, number=board.number))
+    ctx.out.append(notify.answer(ctx, board, _("You no longer observe {title} Board {number}.").format(
+        title=board.title, number=board.number)))

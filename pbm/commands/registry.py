@@ -58,15 +58,18 @@ ADMIN = ("adjudicate", "forfeit", "cancel")
 COMMANDS: list[Command] = [
     Command("help", "[TOPIC]", "this page, or help on a command, a game, multiple or reply",
             server_help, game=False, max_args=2),
-    Command("signup", "USERID PASSWORD [ADDRESS...]",
+    Command("signup", "USERID PASSWORD [ADDRESS...] [NAME=VALUE...]",
             "register; mail goes to the first address (default: the one you write from)",
-            account.signup, game=False, min_args=2, max_args=2 + 5, passwords=(1,),
+            account.signup, game=False, min_args=2, max_args=2 + 5 + 4, passwords=(1,),
             checks_password=False,
             details="A user id is 2 to 16 letters, digits or underscores, starting with a letter. "
                     "A password is 8 to 64 characters without spaces, not all digits and not the "
                     "user id; it is case-sensitive, and it "
                     "is stored only as a salted hash. Up to 5 addresses: game mail goes to the "
-                    "first, commands are accepted from all."),
+                    "first, commands are accepted from all. Preferences may follow, as in "
+                    "set (for example lang=zh-Hans notation=chinese); without lang=, the mails "
+                    "are in the language your sign-up mail names in its Content-Language "
+                    "(English, Chinese or Korean), else English."),
     Command("change password", "USERID OLD NEW", "set a new password", account.change_password,
             game=False, min_args=3, max_args=3, passwords=(1, 2)),
     Command("password reset", "USERID", "forgot your password? a one-time code is mailed to your "
@@ -75,12 +78,18 @@ COMMANDS: list[Command] = [
             "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
     Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off, "
-            "notation=both|coordinates|wxf", account.set_preferences, game=False, min_args=3,
-            max_args=4, passwords=(1,),
+            "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul",
+            account.set_preferences, game=False, min_args=3, max_args=2 + 4, passwords=(1,),
             details="board=own (the default) draws every board from your own side, Black's "
                     "turned; board=red always from the first player's side; board=off leaves the "
                     "board out of game mails. notation=both (the default) lists moves in "
-                    "coordinates and, where the game has it, WXF; coordinates or wxf only one."),
+                    "coordinates and, where the game has it, WXF; coordinates or wxf only one; "
+                    "chinese, chinese-traditional (Xiangqi) or korean (Janggi) names the moves "
+                    "so in the games that have that notation (the others as both). lang=en "
+                    "(the default), zh-Hans, zh-Hant or ko: the language of your mails. "
+                    "board_faces=hangul: Janggi's pieces in Hangul in the drawn board (hanja, "
+                    "the default: as on the pieces). Moves may be written in any notation the "
+                    "game reads, whatever you choose here."),
     Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
     Command("vacation", "USERID PASSWORD DAYS|off", "stop all your clocks for up to DAYS days "

@@ -18,8 +18,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
-from pbm.commands import notify
+from pbm import i18n
+from pbm.commands import notify, wording
 from pbm.commands.base import CommandError, Context
+from pbm.i18n import _, ngettext
 from pbm.model import games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
@@ -142,13 +144,32 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     move, notation = game.moves[-1], game.notation[-1]
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     consent(ctx, board, mover)
-    queued = " from the queue (Auto)" if auto else ""
-    did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
-    headline.append(f"{mover} {did}{queued}.")
+    names = notify.last_move_names(game)
+    headline.append(i18n.lazy(lambda: _headline(mover, move, notify.played(move, notation, names), auto)))
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
-        what = "draw offer" if board.offer == "draw" else "request to take back a move"
-        headline.append(f"{board.offer_by}'s {what} lapsed with this move.")
+        offer, by = board.offer, board.offer_by
+        headline.append(i18n.lazy(lambda: (
+            _("{user}'s draw offer lapsed with this move.") if offer == "draw" else
+            _("{user}'s request to take back a move lapsed with this move.")).format(user=by)))
         board.offer = board.offer_by = None
+
+
+def _dropped(queued: str, why: str, dropped: int) -> str:
+    """The note to a player whose queued move could not be played."""
+    note = _("Your queued move {move} was not played: {why}.").format(move=queued, why=why)
+    if dropped:
+        note += " " + ngettext("The move queued after it was dropped as well.",
+                               "The {n} moves queued after it were dropped as well.", dropped).format(n=dropped)
+    return note
+
+
+def _headline(mover: str, move: str, named: str, auto: bool) -> str:
+    """`alice played h3e3 (C2=5).`, in the reader's language and notation."""
+    if move == rules.PASS:
+        said = _("{user} passed from the queue (Auto).") if auto else _("{user} passed.")
+    else:
+        said = _("{user} played {move} from the queue (Auto).") if auto else _("{user} played {move}.")
+    return said.format(user=mover, move=named)
 
 
 def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
@@ -164,16 +185,15 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
             game.play(queued)
         except rules.RulesError as e:
             dropped = games.clear_premoves(ctx.db, board, board.to_move)
-            note = f"Your queued move {queued} was not played: {e}."
-            if dropped:
-                note += f" The {dropped} move(s) queued after it were dropped as well."
-            notes.setdefault(board.to_move, []).append(note)
+            notes.setdefault(board.to_move, []).append(i18n.lazy(
+                lambda queued=queued, why=str(e), dropped=dropped: _dropped(queued, why, dropped)))
             break
         record_move(ctx, board, game, board.to_move, True, headline)
     if game.result == "*":
         schedule(ctx, board)
         for side, warning in game.warnings:  # "repeating h7g7 again would lose by perpetual chase"
-            notes.setdefault(board.player_of(side), []).append(f"{warning[0].upper()}{warning[1:]}.")
+            notes.setdefault(board.player_of(side), []).append(i18n.lazy(
+                lambda warning=warning: wording.warning(warning)))
     else:
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
         finish(ctx, board, board.player_of(winner) if winner else None, game.reason or "")

@@ -19,6 +19,7 @@ class Incoming:
     body: str                # decoded plain text: quoted text and signature removed
     token: str | None = None  # reply token from a "pbm+TOKEN@host" recipient, if any
     references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
+    language: str = ""       # its Content-Language (of the message or its text), as sent
 
 
 @dataclass

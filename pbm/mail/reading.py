@@ -178,7 +178,18 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
         body=strip_quotes(body_text(msg)),
         token=token,
         references=tuple(dict.fromkeys(references)),
+        language=content_language(msg),
     )
+
+
+def content_language(msg: Message) -> str:
+    """The Content-Language of the message, else of its first part that has one (clients put it on
+    the text part), as written; "" if none."""
+    for part in (msg, *_leaf_parts(msg)):
+        value = header_text(part, "Content-Language")
+        if value:
+            return value[:100]
+    return ""
 
 
 # The headers kept of a processed message (pbm.intake.redacted): what identifies and routes it.

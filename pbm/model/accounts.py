@@ -242,7 +242,10 @@ def _code_mac(secret: bytes, user_id: str, code: str) -> str:
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
 PREFERENCES = {
     "board": ("own", "red", "off"),     # own: from your side; red: the first player's side; off: none
-    "notation": ("both", "coordinates", "wxf"),     # the move list: coordinates, WXF, or both
+    "notation": ("both", "coordinates", "wxf",      # the move list: coordinates, WXF, or both;
+                 "chinese", "chinese-traditional", "korean"),   # or a style of rules.notation_styles
+    "lang": ("en", "zh-Hans", "zh-Hant", "ko"),     # the language of the mails (pbm.i18n)
+    "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
 }
 
 

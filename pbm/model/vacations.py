@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pbm import i18n
+from pbm.i18n import _
 from pbm.model.db import Database, parse_timestamp, timestamp
 
 
@@ -62,8 +64,10 @@ def describe(db: Database, user: str) -> str:
     return "" if away is None else line(away)
 
 
-def line(away: Vacation) -> str:
-    return f"{away.user_id} is on vacation until {timestamp(away.ends_at)[:16]} UTC; their clock is stopped."
+def line(away: Vacation) -> i18n.LazyProxy:
+    """Who is away until when, in the language of each mail it is shown in (pbm.i18n.lazy)."""
+    return i18n.lazy(lambda: _("{user} is on vacation until {time} UTC; their clock is stopped.").format(
+        user=away.user_id, time=timestamp(away.ends_at)[:16]))
 
 
 def _vacation(row: tuple) -> Vacation:

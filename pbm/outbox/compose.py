@@ -13,7 +13,9 @@ from importlib import resources
 from pathlib import Path
 
 import jinja2
+from jinja2.filters import do_wordwrap
 
+from pbm import i18n
 from pbm.mail.messages import Incoming, Outgoing
 
 
@@ -43,10 +45,23 @@ def environment() -> jinja2.Environment:
             kept = jinja2.FileSystemBytecodeCache(str(compiled_cache), "templates-%s.cache")
         except OSError:
             pass                        # a cache: compile them in memory then
-    return jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=_is_html,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False,
-                              bytecode_cache=kept)
+    env = jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=_is_html,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False,
+                             bytecode_cache=kept, extensions=["jinja2.ext.i18n"])
+    # in the language of the mail being written (pbm.i18n.speaking)
+    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    env.filters["wordwrap"] = _wordwrap
+    return env
+
+
+@jinja2.pass_environment
+def _wordwrap(env: jinja2.Environment, s: str, width: int = 79, break_long_words: bool = True,
+              wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:
+    """Jinja2's wordwrap, counting display columns (pbm.i18n.wrap) in text with Chinese or Korean."""
+    if i18n.width(s) == len(s):
+        return do_wordwrap(env, s, width, break_long_words, wrapstring, break_on_hyphens)
+    return (wrapstring or env.newline_sequence).join(i18n.wrap(s, width))
 
 
 def _is_html(name: str | None) -> bool:

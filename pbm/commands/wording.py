@@ -1,0 +1,159 @@
+"""Names and endings in the reader's language: game titles, side and piece names, how a game ended,
+and the legend under the ASCII board.
+
+The rules core and the database speak English (a game's reason is stored as the rules wrote it:
+`perpetual check by Black`, `alice resigned`); these are translated when shown.  A text not known
+here (an administrator's own words) is shown as it is.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import rules
+from pbm.i18n import N_, _
+
+# Names that come from data (rules.variant, catalogue), marked here for the catalogs.
+TITLES = (N_("Xiangqi"), N_("Janggi"), N_("Padwar qi"), N_("Gi-Qi-Game"))
+SIDES = (N_("Red"), N_("Black"), N_("Cho"), N_("Han"), N_("White"))
+PIECES = (N_("king"), N_("advisor"), N_("elephant"), N_("horse"), N_("rook"), N_("chariot"),
+          N_("cannon"), N_("soldier"))
+
+# What the letters of the ASCII board mean, for readers of another language than English (the
+# English legend is the rules core's); the letters stay, so that the board keeps its columns.
+LEGENDS = {
+    "xiangqi": N_("r = Red (moves first), b = Black.  K general, G advisor, E elephant, "
+                  "H horse, R chariot, C cannon, S soldier."),
+    "janggi": N_("c = Cho (moves first), h = Han.  K general, G guard, E elephant, H horse, "
+                 "R chariot, C cannon, S soldier."),
+}
+
+
+def name(text: str) -> str:
+    """A title, side or piece name in the reader's language."""
+    return _(text)
+
+
+def legend(variant: str) -> str:
+    """The board's legend in the reader's language ("" for a game without one here)."""
+    return _(LEGENDS[variant]) if variant in LEGENDS else ""
+
+
+def board(game: rules.Game, turned: bool, variant: str, english: bool) -> str:
+    """The ASCII board; for a reader of another language, its legend in theirs."""
+    text = game.board(turned)
+    if english or not legend(variant):
+        return text
+    kept = game.variant.legend
+    lines = text.split("\n")
+    if kept:
+        lines = lines[:-len(kept) - 1]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n\n" + legend(variant)
+
+
+_COUNT = re.compile(r"(\w+) ([\d.]+) - (\w+) ([\d.]+)")
+
+
+def _count(text: str) -> str:
+    """`Cho 72 - Han 73.5` with the side names translated."""
+    return _COUNT.sub(lambda m: f"{name(m[1])} {m[2]} - {name(m[3])} {m[4]}", text)
+
+
+def _chase(m: re.Match) -> str:
+    return _("{side} perpetually chased the {piece} on {square}").format(
+        side=name(m["side"]), piece=name(m["piece"]), square=m["square"])
+
+
+# stored reason -> its words in the reader's language
+_REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+    (r"checkmate", lambda m: _("checkmate")),
+    (r"stalemate", lambda m: _("stalemate")),
+    (r"by agreement", lambda m: _("by agreement")),
+    (r"repetition(: draw)?", lambda m: _("repetition")),
+    (r"bikjang", lambda m: _("bikjang")),
+    (r"two passes in a row", lambda m: _("two passes in a row")),
+    (r"every move would repeat an earlier position",
+     lambda m: _("every move would repeat an earlier position")),
+    (r"neither side can capture the other's king",
+     lambda m: _("neither side can capture the other's king")),
+    (r"perpetual check by (?P<side>\w+)", lambda m: _("perpetual check by {side}").format(
+        side=name(m["side"]))),
+    (r"perpetual chase of the (?P<piece>[\w ]+) on (?P<square>\w+) by (?P<side>\w+)", _chase),
+    (r"(?P<n>\d+) plies without capture", lambda m: _("{n} plies without capture").format(n=m["n"])),
+    (r"(?P<why>.+): drawn on points, (?P<count>.+)", lambda m: _(
+        "{why}: drawn on points, {count}").format(why=reason(m["why"]), count=_count(m["count"]))),
+    (r"(?P<why>.+): decided on points, (?P<count>.+)", lambda m: _(
+        "{why}: decided on points, {count}").format(why=reason(m["why"]), count=_count(m["count"]))),
+    (r"(?P<user>\w+) resigned", lambda m: _("{user} resigned").format(user=m["user"])),
+    (r"(?P<user>\w+) declined the challenge", lambda m: _("{user} declined the challenge").format(
+        user=m["user"])),
+    (r"(?P<user>\w+) withdrew the challenge", lambda m: _("{user} withdrew the challenge").format(
+        user=m["user"])),
+    (r"(?P<user>\w+) did not move within (?P<days>[\d.]+) days", lambda m: _(
+        "{user} did not move within {days} days").format(user=m["user"], days=m["days"])),
+    (r"(?P<user>\w+) did not take up the challenge within (?P<days>[\d.]+) days", lambda m: _(
+        "{user} did not take up the challenge within {days} days").format(user=m["user"],
+                                                                         days=m["days"])),
+    (r"adjudicated by (?P<admin>\w+): (?P<why>.*)", lambda m: _(
+        "adjudicated by {admin}: {why}").format(admin=m["admin"], why=m["why"])),
+    (r"(?P<user>\w+) forfeited, ruled by (?P<admin>\w+): (?P<why>.*)", lambda m: _(
+        "{user} forfeited, ruled by {admin}: {why}").format(user=m["user"], admin=m["admin"],
+                                                           why=m["why"])),
+    (r"by (?P<admin>\w+): (?P<why>.*)", lambda m: _("by {admin}: {why}").format(
+        admin=m["admin"], why=m["why"])),
+]]
+
+
+def reason(text: str) -> str:
+    """How a game ended (`board.reason`, `game.reason`), in the reader's language."""
+    for pattern, words in _REASONS:
+        if found := pattern.match(text):
+            return words(found)
+    return text
+
+
+_WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+    (r"repeating (?P<move>\S+) again would lose by (?P<why>.+)", lambda m: _(
+        "Repeating {move} again would lose by {why}.").format(move=m["move"], why=_repeated(m["why"]))),
+    (r"(?P<why>.+): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
+        "{why}: passing now ends the game, as {outcome}.").format(why=_why_pass(m["why"]),
+                                                                 outcome=_pass_outcome(m["outcome"]))),
+]]
+
+
+def _repeated(why: str) -> str:
+    if why == "perpetual check":
+        return _("perpetual check")
+    if found := re.fullmatch(r"perpetual chase of the (?P<piece>[\w ]+) on (?P<square>\w+)", why):
+        return _("perpetual chase of the {piece} on {square}").format(piece=name(found["piece"]),
+                                                                       square=found["square"])
+    return why
+
+
+def _why_pass(why: str) -> str:
+    if why == "your opponent passed":
+        return _("Your opponent passed")
+    if why == "the kings face each other (bikjang)":
+        return _("The kings face each other (bikjang)")
+    return why
+
+
+def _pass_outcome(outcome: str) -> str:
+    if outcome == "a draw":
+        return _("a draw")
+    if found := re.fullmatch(r"a draw on points, (?P<count>.+)", outcome):
+        return _("a draw on points, {count}").format(count=_count(found["count"]))
+    if found := re.fullmatch(r"a win on points for (?P<side>\w+), (?P<count>.+)", outcome):
+        return _("a win on points for {side}, {count}").format(side=name(found["side"]),
+                                                                count=_count(found["count"]))
+    return outcome
+
+
+def warning(text: str) -> str:
+    """A warning of the rules core (`game.warnings`) as a sentence in the reader's language."""
+    for pattern, words in _WARNINGS:
+        if found := pattern.match(text):
+            return words(found)
+    return f"{text[:1].upper()}{text[1:]}."
