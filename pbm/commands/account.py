@@ -39,9 +39,13 @@ def signup(ctx: Context, req: Request) -> None:
     told = i18n.from_header(ctx.incoming.language)
     if "lang" not in chosen and told:
         chosen["lang"] = told
-    accounts.set_preferences(ctx.db, user_id, chosen)
-    ctx.answer(f"Welcome to {ctx.config.server.name}, {user_id}", "welcome.j2", user=user_id,
-               addresses=addresses, server=ctx.config.server.address, games=catalogue.served())
+    if chosen:
+        accounts.set_preferences(ctx.db, user_id, chosen)
+    prefs = accounts.preferences(ctx.db, user_id)
+    with i18n.speaking(prefs["lang"], prefs["notation"]):
+        ctx.answer(_("Welcome to {server}, {user}").format(server=ctx.config.server.name, user=user_id),
+                   "welcome.j2", user=user_id, addresses=addresses, server=ctx.config.server.address,
+                   games=catalogue.served())
 
 
 def change_password(ctx: Context, req: Request) -> None:
@@ -106,11 +110,15 @@ def set_preferences(ctx: Context, req: Request) -> None:
     chosen = _chosen(settings)
     accounts.set_preferences(ctx.db, user_id, chosen)
     now = accounts.preferences(ctx.db, user_id)
-    ctx.answer(f"{ctx.config.server.name}: preferences of {user_id}", "account.j2",
-               lines=[f"The preferences of {user_id} are now:", "",
-                      *(f"    {name}={value}" for name, value in now.items()), "",
-                      "board: own draws each board from your side, red from the first player's,",
-                      "off leaves it out; notation: the move list in coordinates, WXF or both."])
+    with i18n.speaking(now["lang"], now["notation"]):
+        ctx.answer(_("{server}: preferences of {user}").format(server=ctx.config.server.name, user=user_id),
+                   "account.j2", lines=[
+                       _("The preferences of {user} are now:").format(user=user_id), "",
+                       *(f"    {name}={value}" for name, value in now.items()), "",
+                       *_("board: own draws each board from your side, red from the first player's,\n"
+                          "off leaves it out; notation: the move list in coordinates, WXF or both,\n"
+                          "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
+                          "of your mails; board_faces: Janggi's pieces in the drawn board.").split("\n")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:

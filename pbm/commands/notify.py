@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import rules
-from rules import notation_styles
+from rules import notation, notation_styles
 from pbm import catalogue, i18n
 from pbm.commands import movelist, wording
 from pbm.commands.base import Context
@@ -299,7 +299,8 @@ def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
         return ["MOVE"]
     move = moves[len(moves) // 2]
     if i18n.notation() in reader_styles(game.variant):
-        return [move, notation_styles.write(probe.position, move, i18n.notation())]
+        parsed = notation.parse_move(probe.position, move)
+        return [move, notation_styles.write(probe.position, parsed, i18n.notation())]
     return [move, probe.describe(move)] if game.variant.notation == "wxf" else [move]
 
 

@@ -52,6 +52,7 @@ def environment() -> jinja2.Environment:
     # in the language of the mail being written (pbm.i18n.speaking)
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
     env.filters["wordwrap"] = _wordwrap
+    env.globals["language"] = i18n.language
     return env
 
 

@@ -48,9 +48,9 @@ class PostOffice:
         msg["From"], msg["To"], msg["Subject"] = sender, to, subject
         msg["Date"] = formatdate()
         msg["Message-ID"] = make_msgid(domain="example.org")
-        for name, value in headers.items():
-            msg[name.replace("_", "-")] = value
         msg.set_content(body)
+        for name, value in headers.items():     # after set_content, which sets the Content-* ones
+            msg[name.replace("_", "-")] = value
         return msg
 
     def send(self, subject: str, body: str = "", sender: str = "alice@example.org",

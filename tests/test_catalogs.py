@@ -1,0 +1,103 @@
+"""The translations of the mails (pbm/locale, docs/translating.md): every message the code and the
+templates mark is in every catalog, translated, not fuzzy, with the same placeholders; the compiled
+catalogs shipped beside them say the same; and the server reads them."""
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from support.processes import REPO
+
+from pbm import i18n
+
+LOCALES = [locale for locale in i18n.LANGUAGES.values() if locale]
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+
+
+def _catalog(locale: str, kind: str = "po"):
+    path = REPO / "pbm" / "locale" / locale / "LC_MESSAGES" / f"pbm.{kind}"
+    with open(path, "rb") as f:
+        return read_po(f) if kind == "po" else read_mo(f)
+
+
+def _extracted() -> set[str | tuple[str, ...]]:
+    """What Babel's extractor finds marked in the code and templates, as babel.cfg maps them."""
+    with open(REPO / "babel.cfg") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    return {message for _file, _line, message, _comments, _context in
+            extract_from_dir(str(REPO), method_map, options_map, keywords=KEYWORDS)}
+
+
+def _ids(catalog) -> set[str | tuple[str, ...]]:
+    return {message.id for message in catalog if message.id}
+
+
+def _tupled(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def test_every_language_has_a_catalog():
+    assert sorted(LOCALES) == sorted(path.name for path in (REPO / "pbm" / "locale").iterdir() if path.is_dir())
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_catalog_holds_every_marked_message_and_no_stale_one(locale):
+    extracted, held = _extracted(), _ids(_catalog(locale))
+    assert not extracted - held, f"not in the {locale} catalog (run the update in docs/translating.md)"
+    assert not held - extracted, f"no longer used, still in the {locale} catalog"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_message_is_untranslated_or_fuzzy(locale):
+    catalog = _catalog(locale)
+    untranslated = [m.id for m in catalog if m.id and (
+        not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
+    fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
+    assert not untranslated and not fuzzy, (untranslated, fuzzy)
+    assert not catalog.fuzzy
+
+
+def _fields(text: str) -> set[str]:
+    """The {name} fields of a str.format text (or the %(name)s ones of a %-formatted one)."""
+    if "%(" in text:
+        return set(re.findall(r"%\((\w+)\)s", text))
+    return {name for _literal, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_translations_keep_the_placeholders(locale):
+    catalog = _catalog(locale)
+    assert not [problem for problem in catalog.check()]
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set().union(*map(_fields, ids))
+        for text in strings:
+            assert _fields(text) == wanted or (wanted - _fields(text) == {"n"} and len(ids) == 2), \
+                (message.id, text)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_compiled_catalog_says_what_the_catalog_says(locale):
+    source, compiled = _catalog(locale), _catalog(locale, "mo")
+    def table(catalog) -> dict:
+        return {_tupled(m.id): _tupled(m.string) for m in catalog if m.id}
+    assert table(source) == table(compiled), \
+        f"pbm/locale/{locale}/LC_MESSAGES/pbm.mo is stale: compile it (docs/translating.md)"
+
+
+def test_the_server_reads_each_language():
+    for lang, words in (("zh-Hans", "用法："), ("zh-Hant", "用法："), ("ko", "사용법:"), ("en", "Usage:")):
+        with i18n.speaking(lang):
+            assert i18n._("Usage:") == words
+    with i18n.speaking("zh-Hans"):
+        assert i18n.ngettext("The move queued after it was dropped as well.",
+                             "The {n} moves queued after it were dropped as well.", 3).startswith("其后")
+
