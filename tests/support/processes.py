@@ -234,10 +234,10 @@ class PbmEnv:
         msg["Subject"] = subject
         msg["Date"] = formatdate()
         msg["Message-ID"] = make_msgid(domain="example.org")
-        for name, value in headers.items():
+        msg.set_content(body)
+        for name, value in headers.items():     # after set_content, which sets the Content-* ones
             del msg[name.replace("_", "-")]
             msg[name.replace("_", "-")] = value
-        msg.set_content(body)
         return msg
 
     def mail(self, subject: str, body: str = "", sender: str = "alice@example.org",
