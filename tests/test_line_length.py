@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
+
 from support.postoffice import PASSWORDS, PostOffice, text
 
-from pbm import catalogue
+from pbm import catalogue, i18n
 from pbm.outbox import compose
 
 LIMIT = 78
@@ -21,7 +23,13 @@ def test_the_openings_cover_every_game():
     assert set(OPENINGS) == set(catalogue.served())
 
 
-def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch):
+# The readers' languages, with the notation each reads its games in (counted in display columns:
+# a Chinese or Korean character takes two).
+LANGUAGES = {"en": "both", "zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch, lang):
     rendered: set[str] = set()
     real, real_html = compose.render, compose.render_html
     monkeypatch.setattr(compose, "render", lambda name, /, **v: rendered.add(name) or real(name, **v))
@@ -29,6 +37,9 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
                         lambda name, /, **v: rendered.add(name) or real_html(name, **v))  # no lines)
     post = PostOffice(tmp_path)
     post.signup("alice", "bob", "carol", "root")
+    for user in ("alice", "bob", "carol", "root"):
+        post.send(f"set {user} {PASSWORDS[user]} lang={lang} notation={LANGUAGES[lang]}",
+                  sender=f"{user}@example.org")
     mails = post.send("help") + post.send("help multiple") + post.send("help reply") + \
         post.send("help move") + post.send("list") + post.send("nonsense words")
     for number, game in enumerate(catalogue.served(), start=101):
@@ -58,8 +69,8 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in catalogue.served()}
     # a link or a FEN is never broken: a copy of a broken one would not work
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
-            if len(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
-    assert not long, "\n".join(f"{subject}: {line!r} ({len(line)})" for subject, line in long)
+            if i18n.width(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
+    assert not long, "\n".join(f"{subject}: {line!r} ({i18n.width(line)})" for subject, line in long)
 
 
 def _templates():
