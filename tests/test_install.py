@@ -56,6 +56,10 @@ def test_a_reinstall_under_a_running_server_does_not_break_it(pbm_env, tmp_path)
     installed = subprocess.run([str(python), "-c", "import mail_templates; print(mail_templates.__file__)"],
                                capture_output=True, text=True, cwd=tmp_path, env=CLEAN).stdout
     assert str(tmp_path / "env") in installed                  # not this checkout's
+    translated = subprocess.run([str(python), "-c", "from pbm import i18n\nwith i18n.speaking('ko'): "
+                                 "print(i18n._('Usage:'), i18n.catalog('ko').__class__.__name__)"],
+                                capture_output=True, text=True, cwd=tmp_path, env=CLEAN)
+    assert translated.stdout.split() == ["사용법:", "Translations"], translated.stderr  # catalogs shipped
     server = pbm_env.start_server([str(python), "-m", "pbm"], PYTHONPATH="")
     server.command("alice@example.org", "signup alice apple7pie", 1)
 
