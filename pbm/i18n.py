@@ -20,6 +20,8 @@ from importlib import resources
 
 from babel.support import LazyProxy, Translations
 
+from rules.said import N_ as N_  # marks a text for the catalogs where it is written
+
 # The preference's value -> the catalog's locale (pbm/locale/<locale>/LC_MESSAGES/pbm.mo).
 LANGUAGES = {"en": None, "zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant", "ko": "ko"}
 DOMAIN = "pbm"
@@ -76,11 +78,6 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of `singular`/`plural` for `n`, in the reader's language."""
     return catalog(language()).ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:
-    """Marks `message` for the catalogs where it is written; it is translated where it is shown."""
-    return message
 
 
 def lazy(write: Callable[[], str]) -> LazyProxy:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules import notation
 from rules.explain_hand import piece_on, why_not_hand
 from rules.position import Move, Position
+from rules.said import said
 
 
 def why_not(pos: Position, legal: list[Move], move: Move) -> str:
@@ -17,32 +18,35 @@ def why_not(pos: Position, legal: list[Move], move: Move) -> str:
     name = notation.square_name
     if fr == to:
         if not v.passing or fr != pos.kings[pos.side]:
-            return "a piece must move to another point" + ("; to pass, write pass" if v.passing else "")
-        return "you may not pass while your king is in check"
+            return (said("a piece must move to another point; to pass, write pass") if v.passing
+                    else said("a piece must move to another point"))
+        return said("you may not pass while your king is in check")
     if not code:
-        return f"there is no piece on {name(v, fr)}"
+        return said("there is no piece on {square}", square=name(v, fr))
     if code & 1 != pos.side:
-        return (f"{piece_on(pos, fr)} is {v.side_names[code & 1]}'s and it is "
-                f"{v.side_names[pos.side]}'s move")
+        return said("{piece} is {owner}'s and it is {mover}'s move", piece=piece_on(pos, fr),
+                    owner=said(v.side_names[code & 1]), mover=said(v.side_names[pos.side]))
     target = pos.board[to]
     # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
     dests = sorted({m[1] for m in legal if m[0] == fr and m[1] != fr},
                    key=lambda sq: (sq % v.width, sq // v.width))
     legal_here = [name(v, sq) for sq in dests]
-    options = (f"{piece_on(pos, fr)} can go to {', '.join(legal_here)}" if legal_here
-               else f"{piece_on(pos, fr)} has no legal move")
+    options = (said("{piece} can go to {points}", piece=piece_on(pos, fr), points=", ".join(legal_here))
+               if legal_here else said("{piece} has no legal move", piece=piece_on(pos, fr)))
     if target and target & 1 == pos.side:
-        reason = f"{name(v, to)} holds your own {pos.t.piece_type(target).name}"
+        reason = said("{square} holds your own {piece}", square=name(v, to),
+                      piece=said(pos.t.piece_type(target).name))
     elif move in pos.pseudo_moves():
-        reason = ("it would leave the kings facing each other "
-                  + ("on an open file" if len(v.facing) == 2 else "with nothing between them")
+        reason = ((said("it would leave the kings facing each other on an open file")
+                   if len(v.facing) == 2 else
+                   said("it would leave the kings facing each other with nothing between them"))
                   if not v.kings_may_face and pos.faces_after(move)
-                  else "the kings face each other (bikjang): break the facing or pass"
+                  else said("the kings face each other (bikjang): break the facing or pass")
                   if v.facing_must_break and pos.kings_face() and pos.faces_after(move)
-                  else "it would leave your king in check")
+                  else said("it would leave your king in check"))
     else:
         reason = _blocked(pos, move) or ""
-    return f"{reason}; {options}" if reason else options
+    return said("{reason}; {options}", reason=reason, options=options) if reason else options
 
 def _leap_entries(pos: Position, code: int, fr: int):
     """Every leap of the piece `code` on `fr` as (to, moves, captures, alternative blocking pairs)."""
@@ -72,42 +76,49 @@ def _blocked(pos: Position, move: Move) -> str | None:
     if walks and all(any(pos.board[b] for b in alt) for alt in walks):
         blocked = [_walk(pos, fr, alt, to) for alt in walks]
         if len(blocked) == 1:
-            return f"{piece_on(pos, fr)} is blocked at {_first_piece(pos, walks[0])}"
+            return said("{piece} is blocked at {square}", piece=piece_on(pos, fr),
+                        square=_first_piece(pos, walks[0]))
         points = sorted({_first_piece(pos, alt) for alt in walks})
-        return (f"{piece_on(pos, fr)} is blocked: its walks to {notation.square_name(v, to)} "
-                f"({', '.join(blocked)}) all pass an occupied point ({', '.join(points)})")
+        return said("{piece} is blocked: its walks to {square} ({walks}) all pass an occupied point "
+                    "({points})", piece=piece_on(pos, fr), square=notation.square_name(v, to),
+                    walks=", ".join(blocked), points=", ".join(points))
     for dest, moves, captures, strict, alts in t.screen_leaps[code][fr]:  # walking cannons
         if dest != to or not (captures if target else moves):
             continue
         if strict and target in t.cannon_codes:
-            return f"{piece_on(pos, fr)} never captures a cannon"
+            return said("{piece} never captures a cannon", piece=piece_on(pos, fr))
         counts = [sum(1 for b in alt if pos.board[b]) for alt in alts]
-        how = "moves and captures" if moves else "captures"
         if 1 not in counts:
             walked = ", ".join(f"{_walk(pos, fr, alt, to)} passes {n}" for alt, n in zip(alts, counts))
-            return (f"{piece_on(pos, fr)} {how} only by walking over exactly one piece, and no walk to "
-                    f"{notation.square_name(v, to)} does ({walked})")
-        return f"{piece_on(pos, fr)} cannot jump over a cannon"
+            values = {"piece": piece_on(pos, fr), "square": notation.square_name(v, to), "walked": walked}
+            return (said("{piece} moves and captures only by walking over exactly one piece, and no "
+                         "walk to {square} does ({walked})", **values) if moves else
+                    said("{piece} captures only by walking over exactly one piece, and no walk to "
+                         "{square} does ({walked})", **values))
+        return said("{piece} cannot jump over a cannon", piece=piece_on(pos, fr))
     for ray in t.rays[code][fr]:
         if to in ray:
             between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
             if between:
-                return f"{piece_on(pos, fr)} is blocked at {notation.square_name(v, between[0])}"
+                return said("{piece} is blocked at {square}", piece=piece_on(pos, fr),
+                            square=notation.square_name(v, between[0]))
     for ray, strict in t.hop_rays[code][fr]:  # Janggi cannon (strict), Gi-Qi -koreancannons
         if to in ray:
             between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
             if strict and pos.board[to] in t.cannon_codes:
-                return f"{piece_on(pos, fr)} never captures a cannon"
+                return said("{piece} never captures a cannon", piece=piece_on(pos, fr))
             if len(between) != 1:
-                return (f"{piece_on(pos, fr)} moves and captures only by jumping exactly one piece, "
-                        f"and there are {len(between)} between it and {notation.square_name(v, to)}")
+                return said("{piece} moves and captures only by jumping exactly one piece, and there "
+                            "are {n} between it and {square}", piece=piece_on(pos, fr), n=len(between),
+                            square=notation.square_name(v, to))
             if strict and pos.board[between[0]] in t.cannon_codes:
-                return f"{piece_on(pos, fr)} cannot jump over a cannon"
+                return said("{piece} cannot jump over a cannon", piece=piece_on(pos, fr))
     for ray in t.cannon_rays[code][fr]:
         if to in ray:
             between = sum(1 for sq in ray[:ray.index(to)] if pos.board[sq])
             if pos.board[to]:
-                return (f"{piece_on(pos, fr)} captures only by jumping exactly one piece, and "
-                        f"there are {between} between it and {notation.square_name(v, to)}")
-            return f"{piece_on(pos, fr)} can jump only to capture"
+                return said("{piece} captures only by jumping exactly one piece, and there are {n} "
+                            "between it and {square}", piece=piece_on(pos, fr), n=between,
+                            square=notation.square_name(v, to))
+            return said("{piece} can jump only to capture", piece=piece_on(pos, fr))
     return None

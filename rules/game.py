@@ -14,6 +14,7 @@ from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
 from rules.position import Move, Position
 from rules.repetition import Referee, Verdict
+from rules.said import said
 from rules.tables import compile_variant
 from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant
@@ -358,5 +359,5 @@ class Game:
                 return promoting[0]
         if move not in legal:
             reason = explain.why_not(self.position, legal, move)
-            raise IllegalMove(f"{text.strip()} is not a legal move: {reason}")
+            raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=reason))
         return move

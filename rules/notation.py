@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
+from rules.said import either, said
 from rules.variant import Variant
 
 _COORD = re.compile(r"^([a-z])(\d{1,2})\s*[-x]?\s*([a-z])(\d{1,2})$", re.IGNORECASE)
@@ -239,6 +240,6 @@ def _loose_wxf(pos: Position, text: str, want: str, legal: list[Move]) -> Move |
         if wxf(pos, move)[-2:] == op + dest:
             fits.append(move)
     if len(fits) > 1:
-        raise NotationError(f"{text.strip()} fits more than one piece; write "
-                            + " or ".join(wxf(pos, m) for m in fits))
+        raise NotationError(said("{move} fits more than one piece; write {moves}", move=text.strip(),
+                                 moves=either([wxf(pos, m) for m in fits])))
     return fits[0] if fits else None

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
+from rules.said import either, said
 
 RED_FILES = "一二三四五六七八九"  # also the ordinals 一兵 ... 五兵, for both sides
 DIGITS = "123456789"
@@ -238,13 +239,14 @@ def read(pos: Position, text: str, legal: list[Move]) -> Move | None:
     fits = [m for m in pieces if _going(pos, m) == (q.way, q.target)]
     style = "chinese-traditional" if TRADITIONAL_ONLY & set(text) else "chinese"
     if len(fits) > 1:
-        raise NotationError(f"{text.strip()} fits more than one piece; write "
-                            + " or ".join(write(pos, m, style) for m in fits))
+        raise NotationError(said("{move} fits more than one piece; write {moves}", move=text.strip(),
+                                 moves=either([write(pos, m, style) for m in fits])))
     if not fits:
         if pieces:
-            why = "the piece it names can play " + ", ".join(sorted({write(pos, m, style) for m in pieces}))
+            why = said("the piece it names can play {moves}",
+                       moves=", ".join(sorted({write(pos, m, style) for m in pieces})))
         else:
-            why = "no piece of yours fits that name; the legal moves are " + \
-                ", ".join(sorted(write(pos, m, style) for m in legal))
-        raise IllegalMove(f"{text.strip()} is not a legal move: {why}")
+            why = said("no piece of yours fits that name; the legal moves are {moves}",
+                       moves=", ".join(sorted(write(pos, m, style) for m in legal)))
+        raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=why))
     return fits[0]

@@ -12,6 +12,7 @@ import re
 
 from rules.errors import IllegalMove
 from rules.position import Move, Position
+from rules.said import said
 from rules.variant import Variant
 
 # Each role's name as written, for (Cho, Han): the soldiers are 卒 (졸) for Cho and 兵 (병) for Han.
@@ -88,7 +89,8 @@ def read(pos: Position, text: str) -> Move | None:
     if code and pos.t.piece_type(code).role != role:
         ptype = pos.t.piece_type(code)
         named = next(p.name for p in v.pieces if p.role == role)
-        raise IllegalMove(f"{text.strip()} is not a legal move: the piece on {point(v, fr)} is "
-                          f"{v.side_names[code & 1]}'s {ptype.name} ({HANGUL[ptype.role][code & 1]}), "
-                          f"not a {named}")
+        raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=said(
+            "the piece on {point} is {side}'s {piece} ({hangul}), not a {named}", point=point(v, fr),
+            side=said(v.side_names[code & 1]), piece=said(ptype.name), hangul=HANGUL[ptype.role][code & 1],
+            named=said(named))))
     return fr, to

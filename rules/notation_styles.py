@@ -10,15 +10,16 @@ from __future__ import annotations
 from rules import notation, notation_chinese, notation_korean
 from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
+from rules.said import N_, either, said
 from rules.variant import Variant
 
 # How a player is told to write a move in each style (refusals, help).
 FORMS = {
-    "coordinates": "as from-to coordinates such as {coordinates}",
-    "wxf": "in WXF such as C2=5 or H8+7",
-    "chinese": "in Chinese such as 炮二平五, 马8进7 or 前车进一",
-    "chinese-traditional": "in Chinese such as 炮二平五, 馬8進7 or 前車進一",
-    "korean": "in Korean notation such as 08마87 (from-point, piece, to-point)",
+    "coordinates": N_("as from-to coordinates such as {coordinates}"),
+    "wxf": N_("in WXF such as C2=5 or H8+7"),
+    "chinese": N_("in Chinese such as 炮二平五, 马8进7 or 前车进一"),
+    "chinese-traditional": N_("in Chinese such as 炮二平五, 馬8進7 or 前車進一"),
+    "korean": N_("in Korean notation such as 08마87 (from-point, piece, to-point)"),
 }
 STYLES = tuple(FORMS)
 
@@ -92,7 +93,7 @@ def read_names(pos: Position, text: str, legal: list[Move]) -> Move | None:
 def form(v: Variant, style: str) -> str:
     """How to write a move of `v` in `style`, e.g. "in WXF such as C2=5 or H8+7"."""
     example = "h3e3 (also h3-e3, H3-E3, h3xe3)" if v.notation == "wxf" else "b1c3 (also b1-c3, B1-C3, b1xc3)"
-    return FORMS[style].format(coordinates=example)
+    return said(FORMS[style], coordinates=example)
 
 
 def unreadable(v: Variant, text: str) -> NotationError:
@@ -100,7 +101,9 @@ def unreadable(v: Variant, text: str) -> NotationError:
     forms = [form(v, s) for s in v.notations if s != "chinese-traditional"]  # "chinese" says it
     if v.passing:
         forms.append("pass" + (f" ({notation_korean.PASS})" if "korean" in v.notations else ""))
-    how = forms[0] if len(forms) == 1 else f"{', '.join(forms[:-1])} or {forms[-1]}"
+    how = either(forms)
     if v.promotion_zone:
-        how += ", with + to promote (e7e8+) or = to decline (e7e8=), or a drop such as P*e5"
-    return NotationError(f"{text.strip()!r} is not a move I can read: write it {how}")
+        how = said("{how}, with + to promote (e7e8+) or = to decline (e7e8=), or a drop such as P*e5",
+                   how=how)
+    return NotationError(said("{text} is not a move I can read: write it {how}", text=repr(text.strip()),
+                              how=how))

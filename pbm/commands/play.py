@@ -172,7 +172,7 @@ def play(ctx: Context, board: Board, user: str, text: str) -> None:
     try:
         game.play(move_text)
     except rules.RulesError as e:
-        raise CommandError(f"{e}.") from None
+        raise CommandError(wording.refusal(e)) from None
     headline: list[str] = []
     notes: dict[str, list[str]] = {}
     turns.record_move(ctx, board, game, user, False, headline)
@@ -336,7 +336,7 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
     try:
         board.replay().check_notation(text)     # unreadable now is unreadable then: say so now
     except rules.RulesError as e:
-        raise CommandError(f"{e}.") from None
+        raise CommandError(wording.refusal(e)) from None
     waiting = games.premoves(ctx.db, board, user)
     if len(waiting) >= MAX_QUEUE:
         raise CommandError(f"Your queue already holds {MAX_QUEUE} moves ({' '.join(waiting)}); "

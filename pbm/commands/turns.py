@@ -154,9 +154,10 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
         board.offer = board.offer_by = None
 
 
-def _dropped(queued: str, why: str, dropped: int) -> str:
+def _dropped(queued: str, error: rules.RulesError, dropped: int) -> str:
     """The note to a player whose queued move could not be played."""
-    note = _("Your queued move {move} was not played: {why}.").format(move=queued, why=why)
+    note = _("Your queued move {move} was not played: {why}").format(move=queued,
+                                                                      why=wording.refusal(error))
     if dropped:
         note += " " + ngettext("The move queued after it was dropped as well.",
                                "The {n} moves queued after it were dropped as well.", dropped).format(n=dropped)
@@ -186,7 +187,7 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
         except rules.RulesError as e:
             dropped = games.clear_premoves(ctx.db, board, board.to_move)
             notes.setdefault(board.to_move, []).append(i18n.lazy(
-                lambda queued=queued, why=str(e), dropped=dropped: _dropped(queued, why, dropped)))
+                lambda queued=queued, e=e, dropped=dropped: _dropped(queued, e, dropped)))
             break
         record_move(ctx, board, game, board.to_move, True, headline)
     if game.result == "*":

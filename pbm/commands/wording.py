@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import rules
 from pbm.i18n import N_, _
+from rules.said import Said
 
 # Names that come from data (rules.variant, catalogue), marked here for the catalogs.
 TITLES = (N_("Xiangqi"), N_("Janggi"), N_("Padwar qi"), N_("Gi-Qi-Game"))
@@ -157,3 +158,17 @@ def warning(text: str) -> str:
         if found := pattern.match(text):
             return words(found)
     return f"{text[:1].upper()}{text[1:]}."
+
+
+def said_in(text: object) -> str:
+    """A text of the rules core (rules.said: a refusal, its piece and side names) in the reader's
+    language, each of its values in turn; any other text as it is."""
+    if not isinstance(text, Said):
+        return str(text)
+    return _(text.template).format(**{name: said_in(value) if isinstance(value, str) else value
+                                      for name, value in text.values.items()})
+
+
+def refusal(error: rules.RulesError) -> str:
+    """Why the rules core refused a move, as a sentence in the reader's language."""
+    return _("{why}.").format(why=said_in(error.args[0] if error.args else str(error)))

@@ -1,0 +1,35 @@
+"""Texts for players that remember how they were made, so that a server can say them in another
+language: `said("{piece} is blocked at {square}", piece=..., square=...)` is the English text (a
+str), and keeps its template and values.  The rules core stays free of catalogs and I/O: the
+templates are collected by the catalog tools under this function's name, and a server translates
+the template and, in turn, each value that is itself `Said` (pbm.commands.wording.said_in)."""
+from __future__ import annotations
+
+
+class Said(str):
+    """An English text with its `template` and `values`."""
+
+    template: str
+    values: dict[str, object]
+
+
+def said(template: str, /, **values: object) -> Said:
+    """`template` filled with `values` (str.format), remembering both."""
+    text = Said(template.format(**values) if values else template)
+    text.template, text.values = template, values
+    return text
+
+
+def N_(template: str) -> str:
+    """Marks a template kept for later `said(template, ...)`, for the catalog tools."""
+    return template
+
+
+def either(items: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`, each joint said so that it can be translated too."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    text = items[0]
+    for item in items[1:-1]:
+        text = said("{a}, {b}", a=text, b=item)
+    return said("{a} or {b}", a=text, b=items[-1])
