@@ -101,3 +101,18 @@ def test_the_server_reads_each_language():
         assert i18n.ngettext("The move queued after it was dropped as well.",
                              "The {n} moves queued after it were dropped as well.", 3).startswith("其后")
 
+
+
+def _column_ends(text: str) -> list[int]:
+    """Where each word of a column heading ends, in display columns."""
+    return [i18n.width(text[:match.end()]) for match in re.finditer(r"\S+", text)]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
+def test_a_translated_column_heading_keeps_the_columns(lang):
+    heading = " Rank  Player            Rating  Games   Won  Lost  Drawn"     # standings.j2
+    with i18n.speaking(lang):
+        translated = i18n._(heading)
+    assert translated != heading
+    ends = _column_ends(heading)
+    assert _column_ends(translated)[0] == ends[0] and _column_ends(translated)[2:] == ends[2:]

@@ -8,9 +8,12 @@ the opponents of every running game are told when it begins, and the player when
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbm.commands import notify, turns
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
+from pbm.i18n import _
 from pbm.model import accounts, games, vacations
 from pbm.model.db import timestamp
 from pbm.outbox import compose
@@ -25,21 +28,23 @@ def vacation(ctx: Context, req: Request) -> None:
     current = vacations.running(ctx.db, user)
     if word == "off":
         if current is None:
-            raise CommandError(f"{user} is not on vacation.")
-        ctx.answer(f"{ctx.config.server.name}: vacation over", "account.j2", lines=come_back(ctx, current))
+            raise CommandError(_("{user} is not on vacation.").format(user=user))
+        ctx.answer(_("{server}: vacation over").format(server=ctx.config.server.name), "account.j2",
+                   lines=come_back(ctx, current))
         return
     allowance = ctx.config.server.vacation_days
     try:
         days = float(word)
     except ValueError:
-        raise CommandError(f"DAYS is a number of days, for example: vacation {user} PASSWORD 10 "
-                           f"(or off, to come back early).") from None
+        raise CommandError(_("DAYS is a number of days, for example: {command} (or off, to come "
+                             "back early).").format(command=f"vacation {user} PASSWORD 10")) from None
     if current is not None:
         vacations.end(ctx.db, current, ctx.now)
     left = allowance - vacations.days_taken(ctx.db, user, ctx.now)
     if not MIN_DAYS <= days <= left:
-        raise CommandError(f"A vacation is {MIN_DAYS:g} day at the least, and {user} has "
-                           f"{max(left, 0):.1f} of this year's {allowance:g} days left.")
+        raise CommandError(_("A vacation is {min} day at the least, and {user} has {left} of this "
+                             "year's {allowance} days left.").format(
+            min=f"{MIN_DAYS:g}", user=user, left=f"{max(left, 0):.1f}", allowance=f"{allowance:g}"))
     away = vacations.start(ctx.db, user, ctx.now, days)
     until = timestamp(away.ends_at)[:16]
     stopped = []
@@ -48,14 +53,16 @@ def vacation(ctx: Context, req: Request) -> None:
             turns.pause(ctx, board)
             games.save(ctx.db, board, ctx.now)
             stopped.append(f"{board.title} Board {board.number}")
-        _tell(ctx, board, board.opponent(user), f"{user} is on vacation until {until} UTC; their clock "
-                                                f"is stopped, and runs again when they come back.")
-    ctx.answer(f"{ctx.config.server.name}: vacation", "account.j2", lines=[
-        f"{user} is on vacation until {until} UTC.",
-        f"Of this year's {allowance:g} vacation days, {left - days:.1f} are left after it.",
-        f"Clocks stopped now: {', '.join(stopped)}." if stopped
-        else "Your clock stops whenever it becomes your turn until then.",
-        f"To come back early, send: vacation {user} PASSWORD off"])
+        _tell(ctx, board, board.opponent(user), lambda: _(
+            "{user} is on vacation until {time} UTC; their clock is stopped, and runs again when "
+            "they come back.").format(user=user, time=until))
+    ctx.answer(_("{server}: vacation").format(server=ctx.config.server.name), "account.j2", lines=[
+        _("{user} is on vacation until {time} UTC.").format(user=user, time=until),
+        _("Of this year's {allowance} vacation days, {left} are left after it.").format(
+            allowance=f"{allowance:g}", left=f"{left - days:.1f}"),
+        _("Clocks stopped now: {boards}.").format(boards=", ".join(stopped)) if stopped
+        else _("Your clock stops whenever it becomes your turn until then."),
+        _("To come back early, send: {command}").format(command=f"vacation {user} PASSWORD off")])
 
 
 def come_back(ctx: Context, away: vacations.Vacation) -> list[str]:
@@ -67,23 +74,29 @@ def come_back(ctx: Context, away: vacations.Vacation) -> list[str]:
     for board in games.listing(ctx.db, None, [user], "next", ALL_GAMES):
         turns.resume(ctx, board)
         games.save(ctx.db, board, ctx.now)
-        deadline = f" (move by {board.deadline[:16]} UTC)" if board.deadline else ""
+        deadline = (" " + _("(move by {time} UTC)").format(time=board.deadline[:16])
+                    if board.deadline else "")
         running.append(f"{board.title} Board {board.number}{deadline}")
-    return [f"{user}'s vacation is over: your clocks run again.",
-            f"Your move on: {', '.join(running)}." if running else "It is not your move anywhere."]
+    return [_("{user}'s vacation is over: your clocks run again.").format(user=user),
+            _("Your move on: {boards}.").format(boards=", ".join(running)) if running
+            else _("It is not your move anywhere.")]
 
 
 def ended(ctx: Context, away: vacations.Vacation) -> None:
     """A vacation whose time is up (the timers): over, and the player told."""
-    lines = come_back(ctx, away)
     address = accounts.mail_address(ctx.db, away.user_id)
-    if address:
-        ctx.out.append(compose.notify(address, f"{ctx.config.server.name}: vacation over",
-                                      compose.render("account.j2", lines=lines)))
+    with notify.speaking_to(ctx, away.user_id):
+        lines = come_back(ctx, away)
+        if address:
+            ctx.out.append(compose.notify(address, _("{server}: vacation over").format(
+                server=ctx.config.server.name), compose.render("account.j2", lines=lines)))
 
 
-def _tell(ctx: Context, board: games.Board, user: str, line: str) -> None:
+def _tell(ctx: Context, board: games.Board, user: str, line: Callable[[], str]) -> None:
+    """Mail `user` the note `line()` about `board`, written in their language."""
     address = accounts.mail_address(ctx.db, user)
     if address:
-        ctx.out.append(compose.notify(address, notify.subject(board), compose.render("note.j2", lines=[line]),
-                                      root=notify.thread(ctx, board), kind="note"))
+        with notify.speaking_to(ctx, user):
+            ctx.out.append(compose.notify(address, notify.subject(board),
+                                          compose.render("note.j2", lines=[line()]),
+                                          root=notify.thread(ctx, board), kind="note"))

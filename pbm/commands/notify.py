@@ -7,6 +7,7 @@ the same for the whole game, and every mail refers to the game's fixed thread id
 """
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import NamedTuple
 
 import rules
@@ -157,6 +158,12 @@ def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = 
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players) if ctx.incoming else None
     return summary(board, game, upto=upto, viewer=user,
                    prefs=accounts.preferences(ctx.db, user) if user else None, away=away_lines(ctx, board))
+
+
+def speaking_to(ctx: Context, user: str) -> AbstractContextManager[None]:
+    """Write in `user`'s language and notation (inside a `with`): a mail to them alone."""
+    prefs = accounts.preferences(ctx.db, user)
+    return i18n.speaking(prefs["lang"], prefs["notation"])
 
 
 def away_lines(ctx: Context, board: Board) -> list[str]:

@@ -125,7 +125,7 @@ def announce(ctx: Context, board: Board, game: rules.Game, actor: str, headline:
     terms = [f"-{name}" if value is True else f"-{name}={value}" for name, value in board.params.items()
              if name not in {side.lower() for side in game.side_names}]     # those are in `chosen`
     if terms:
-        headline.append(f"Parameters: {' '.join(terms)}.")
+        headline.append(lazy(lambda: _("Parameters: {terms}.").format(terms=" ".join(terms))))
     headline += chosen
     if not board.rated:
         headline.append(lazy(lambda: _("The game is not rated.")))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify
+from pbm.commands import notify, wording
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -18,6 +18,7 @@ from pbm.commands.base import (
     load_board,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, ngettext
 from pbm.model import accounts, games, pgn, ratings, vacations
 from pbm.model.games import Board
 from pbm.outbox import bounces, compose
@@ -28,13 +29,13 @@ WHICH = ("active", "inactive", "next")
 
 def list_games(ctx: Context, req: Request) -> None:
     rows = [(name, catalogue.title(name), games.count(ctx.db, name, games.ACTIVE)) for name in catalogue.served()]
-    ctx.answer(f"{ctx.config.server.name}: games", "list.j2", rows=rows)
+    ctx.answer(_("{server}: games").format(server=ctx.config.server.name), "list.j2", rows=rows)
 
 
 def all_show(ctx: Context, req: Request) -> None:
     users, which = _users_and_which(ctx, req.args)
     if len(users) != 1:
-        raise CommandError("all show takes one user id (and optionally next, active or inactive).")
+        raise CommandError(_("all show takes one user id (and optionally next, active or inactive)."))
     _show_users(ctx, None, users, which)
 
 
@@ -42,7 +43,7 @@ def show(ctx: Context, req: Request) -> None:
     if all(_is_board(word) for word in req.args):
         numbers = [board_number(word) for word in req.args]
         if len(numbers) > MAX_BOARDS:
-            raise CommandError(f"Ask for at most {MAX_BOARDS} boards at a time.")
+            raise CommandError(_("Ask for at most {n} boards at a time.").format(n=MAX_BOARDS))
         for number, ply in numbers:
             _show(ctx, find_board(ctx, req.game, number), ply)
         return
@@ -62,8 +63,8 @@ def _users_and_which(ctx: Context, words: list[str]) -> tuple[list[str], str]:
         which = users.pop()
     for user in users:
         if accounts.get(ctx.db, user) is None:
-            raise CommandError(f"There is no user {user} here. (A board number is written as 101, "
-                               f"or 101#7 for the position after move 7.)")
+            raise CommandError(_("There is no user {user} here. (A board number is written as 101, or "
+                                 "101#7 for the position after move 7.)").format(user=user))
     return users, which
 
 
@@ -71,43 +72,55 @@ def _show_users(ctx: Context, variant: str | None, users: list[str], which: str)
     boards = games.listing(ctx.db, variant, users, which, MAX_BOARDS + 1)
     if not boards:
         where = f"{catalogue.title(variant)} " if variant else ""
-        ctx.answer(f"{ctx.config.server.name}: no games", "note.j2",
-                   lines=[f"{' and '.join(users)} {'have' if len(users) > 1 else 'has'} no {which} "
-                          f"{where}games."])
+        said = {"active": _("{users} has no active {game}games."),
+                "inactive": _("{users} has no inactive {game}games."),
+                "next": _("{users} has no next {game}games.")}[which]
+        if len(users) > 1:
+            said = {"active": _("{users} have no active {game}games."),
+                    "inactive": _("{users} have no inactive {game}games."),
+                    "next": _("{users} have no next {game}games.")}[which]
+        ctx.answer(_("{server}: no games").format(server=ctx.config.server.name), "note.j2",
+                   lines=[said.format(users=_(" and ").join(users), game=where)])
         return
     for board in boards[:MAX_BOARDS]:
         _show(ctx, games.load(ctx.db, board.variant, board.number), None)
     if len(boards) > MAX_BOARDS:
-        ctx.answer(f"{ctx.config.server.name}: more games", "note.j2",
-                   lines=[f"Only the first {MAX_BOARDS} games were sent; ask for the others by number."])
+        ctx.answer(_("{server}: more games").format(server=ctx.config.server.name), "note.j2",
+                   lines=[_("Only the first {n} games were sent; ask for the others by number.").format(
+                       n=MAX_BOARDS)])
 
 
 def _show(ctx: Context, board: Board, ply: int | None) -> None:
     game = board.replay()
     if ply is not None and ply > board.ply:
-        raise CommandError(f"{board.title} Board {board.number} has {board.ply} moves so far, so there "
-                           f"is no position after move {ply}.")
+        raise CommandError(_("{title} Board {number} has {n} moves so far, so there is no position "
+                             "after move {ply}.").format(title=board.title, number=board.number,
+                                                         n=board.ply, ply=ply))
     values = notify.for_sender(ctx, board, game, upto=ply)
     ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
                footer=[])
 
 
 def status(ctx: Context, req: Request) -> None:
-    number, _ = board_number(req.args[0])
+    number, _ply = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
     game = board.replay()
     values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} moves so far"
-                + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
+    headline = [(ngettext("{n} move so far; the last was {move}.", "{n} moves so far; the last was {move}.",
+                          board.ply) if last else ngettext("{n} move so far.", "{n} moves so far.",
+                                                           board.ply)).format(
+        n=board.ply, move=notify.played(last.move, last.notation) if last else "")]
     if board.deadline and board.status == games.ACTIVE:
-        headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
+        headline.append(_("{user} must move by {time} UTC or lose on time.").format(
+            user=board.to_move, time=board.deadline[:16]))
     watchers = games.observers(ctx.db, board)
     if watchers:
-        headline.append(f"Observed by {', '.join(watchers)}.")
+        headline.append(_("Observed by {users}.").format(users=", ".join(watchers)))
     mailboxes = {accounts.mail_address(ctx.db, user): user for user in board.players}
     for address, reason in bounces.refused_addresses(ctx.db, filter(None, mailboxes)).items():
-        headline.append(f"Mail to {mailboxes[address]} ({address}) was refused for good: {reason}")
+        headline.append(_("Mail to {user} ({address}) was refused for good: {reason}").format(
+            user=mailboxes[address], address=address, reason=reason))
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
     ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": ""},
@@ -117,11 +130,11 @@ def status(ctx: Context, req: Request) -> None:
 def player(ctx: Context, req: Request) -> None:
     """A player's profile in one game: rating and its last changes, record against each opponent,
     games in progress."""
-    [user], _ = _users_and_which(ctx, req.args)
+    [user], _which = _users_and_which(ctx, req.args)
     title = catalogue.title(req.game)
     rating = ratings.get(ctx.db, req.game, user)
     running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
-    ctx.answer(f"{title} player {user}", "player.j2", title=title, user=user, rating=rating,
+    ctx.answer(_("{title} player {user}").format(title=title, user=user), "player.j2", title=title, user=user, rating=rating,
                provisional_games=ratings.PROVISIONAL_GAMES, changes=ratings.changes(ctx.db, req.game, user),
                opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
                vacation=vacations.describe(ctx.db, user))
@@ -132,7 +145,7 @@ def record(ctx: Context, req: Request) -> None:
     text = notify.record(ctx, board)
     name = pgn.filename(board)
     ctx.out.append(compose.answer(
-        ctx.incoming, f"{board.title} Board {board.number} record",
+        ctx.incoming, _("{title} Board {number} record").format(title=board.title, number=board.number),
         compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text),
         root=notify.thread(ctx, board), attachments=((name, text),)))
 
@@ -141,27 +154,36 @@ def games_list(ctx: Context, req: Request) -> None:
     users, which = _users_and_which(ctx, req.args)
     boards = games.listing(ctx.db, req.game, users, which, MAX_LISTED)
     title = catalogue.title(req.game)
-    who = f" of {', '.join(users)}" if users else ""
-    heading = {"active": f"Running {title} games{who}",
-               "next": f"{title} games{who} waiting for {'them' if len(users) > 1 else 'their'} move",
-               "inactive": f"Finished {title} games{who}, newest first"}[which]
-    ctx.answer(f"{title} games", "games.j2", heading=heading, lines=[_line(b) for b in boards],
+    names = ", ".join(users)
+    if not users:
+        heading = {"active": _("Running {title} games"),
+                   "next": _("{title} games waiting for their move"),
+                   "inactive": _("Finished {title} games, newest first")}[which]
+    else:
+        heading = {"active": _("Running {title} games of {users}"),
+                   "next": ngettext("{title} games of {users} waiting for their move",
+                                    "{title} games of {users} waiting for them to move", len(users)),
+                   "inactive": _("Finished {title} games of {users}, newest first")}[which]
+    heading = heading.format(title=wording.name(title), users=names)
+    ctx.answer(_("{title} games").format(title=title), "games.j2", heading=heading, lines=[_line(b) for b in boards],
                capped=len(boards) == MAX_LISTED)
 
 
 def history(ctx: Context, req: Request) -> None:
-    users, _ = _users_and_which(ctx, req.args)
+    users, _which = _users_and_which(ctx, req.args)
     boards = games.history(ctx.db, req.game, users[0] if users else None, MAX_LISTED)
     title = catalogue.title(req.game)
-    who = f" of {users[0]}" if users else ""
-    ctx.answer(f"{title} history", "games.j2", heading=f"Finished {title} games{who}, newest first",
+    heading = (_("Finished {title} games of {users}, newest first") if users else
+               _("Finished {title} games, newest first")).format(title=wording.name(title),
+                                                                 users=users[0] if users else "")
+    ctx.answer(_("{title} history").format(title=title), "games.j2", heading=heading,
                lines=[_line(b) for b in boards], capped=len(boards) == MAX_LISTED)
 
 
 def _line(board: Board) -> str:
     players = f"{board.player1} - {board.player2}"
     if board.status == games.ACTIVE:
-        state = f"move {board.ply + 1}, {board.to_move} to move"
+        state = _("move {n}, {user} to move").format(n=board.ply + 1, user=board.to_move)
     else:
         state = f"{describe_end(board)} ({(board.finished_at or '')[:10]})"
     return f"{board.number:>5}  {players:<35} {state}"
@@ -170,12 +192,12 @@ def _line(board: Board) -> str:
 def standings(ctx: Context, req: Request) -> None:
     title = catalogue.title(req.game)
     rows = ratings.standings(ctx.db, req.game)
-    ctx.answer(f"{title} standings", "standings.j2", title=title, rows=rows, start=ratings.START,
+    ctx.answer(_("{title} standings").format(title=title), "standings.j2", title=title, rows=rows, start=ratings.START,
                k=ratings.K, provisional_games=ratings.PROVISIONAL_GAMES)
 
 
 def preview(ctx: Context, req: Request) -> None:
-    number, _ = board_number(req.args[0])
+    number, _ply = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
     game = board.replay()
     played = []
@@ -183,18 +205,22 @@ def preview(ctx: Context, req: Request) -> None:
         try:
             game.play(text)
         except rules.RulesError as e:
-            done = f" (after {' '.join(played)})" if played else ""
-            raise CommandError(f"Move {i} of the preview{done}: {e}.") from None
+            raise CommandError((_("Move {i} of the preview (after {moves}): {why}") if played else
+                                _("Move {i} of the preview: {why}")).format(
+                i=i, moves=" ".join(played), why=wording.refusal(e))) from None
         played.append(notify.played(game.moves[-1], game.notation[-1]))
     if game.result != "*":
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
-        outcome = (f"the game would be won by {board.player_of(winner)} ({game.reason})" if winner
-                   else f"the game would be drawn ({game.reason})")
+        outcome = (_("the game would be won by {user} ({why})") if winner
+                   else _("the game would be drawn ({why})")).format(
+            user=board.player_of(winner) if winner else "", why=wording.reason(game.reason or ""))
     else:
         mover = board.player_of(game.turn)
-        outcome = f"it would be {mover}'s turn" + (f", and {mover} would be in check" if game.in_check() else "")
+        outcome = (_("it would be {user}'s turn, and {user} would be in check") if game.in_check()
+                   else _("it would be {user}'s turn")).format(user=mover)
     values = notify.for_sender(ctx, board, game)
-    values["status"] = [f"Preview only, nothing was saved: after {' '.join(played)} {outcome}."]
+    values["status"] = [_("Preview only, nothing was saved: after {moves} {outcome}.").format(
+        moves=" ".join(played), outcome=outcome)]
     values["moves"] = ""
     ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],
                comment=None, footer=[])

@@ -18,7 +18,7 @@ Decisions (the spec is silent):
 from __future__ import annotations
 
 import rules
-from pbm.commands import notify, turns
+from pbm.commands import notify, turns, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -28,6 +28,7 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy
 from pbm.model import games
 from pbm.model.games import Board
 from rules.variant import Arrangement
@@ -48,16 +49,17 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
     before = game.arrangement(side)
     chosen = _choose(game, side, text)
     if chosen == before:
-        raise CommandError(f"You already play {describe(chosen, _side_name(game, side))}; nothing "
-                           f"was changed.")
+        raise CommandError(_("You already play {setup}; nothing was changed.").format(
+            setup=describe(chosen, _side_name(game, side))))
     games.set_start(ctx.db, board, game.params, game.start_fen)
     games.add_event(ctx.db, board, "setup", user, chosen.key, ctx.now)
     if turns.consent(ctx, board, user) and board.to_move == user:
         turns.schedule(ctx, board)      # their clock starts now
     games.save(ctx.db, board, ctx.now)
     name = _side_name(game, side)
-    notify.board_mails(ctx, board, game, actor=user,
-                       headline=[f"{user} ({name}) chose {describe(chosen, name)}."])
+    notify.board_mails(ctx, board, game, actor=user, headline=[lazy(lambda: _(
+        "{user} ({side}) chose {setup}.").format(user=user, side=wording.name(name),
+                                                 setup=describe(chosen, name)))])
     games.remember(board, game)
 
 
@@ -82,7 +84,9 @@ def from_challenge(game: rules.Game, challenger_side: str, own: str | bool | Non
                            f"{game.variant.name} help\" for the list).")
     # chosen through Game.setup even when the rules core took it as a parameter: it checks that
     # the game has the standard start
-    return [f"{mine} plays {describe(_choose(game, challenger_side, str(choice)), mine)}."]
+    arranged = _choose(game, challenger_side, str(choice))
+    return [lazy(lambda: _("{side} plays {setup}.").format(side=wording.name(mine),
+                                                           setup=describe(arranged, mine)))]
 
 
 def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
@@ -90,13 +94,14 @@ def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
     try:
         return game.setup(side, text)
     except rules.RulesError as e:
-        raise CommandError(f"{e}.") from None
+        raise CommandError(wording.refusal(e)) from None
 
 
 def describe(a: Arrangement, side: str) -> str:
     """`the setup outer, 상마마상 (sang-ma-ma-sang), EHHE from Han's left`: the names a player finds
     in the help page, and the letters of the board."""
-    return f"the setup {a.key}, {a.hangul} ({a.romanized}), {a.letters} from {side}'s left"
+    return _("the setup {key}, {hangul} ({romanized}), {letters} from {side}'s left").format(
+        key=a.key, hangul=a.hangul, romanized=a.romanized, letters=a.letters, side=wording.name(side))
 
 
 def _side_name(game: rules.Game, side: str) -> str:

@@ -13,6 +13,7 @@ from pbm.commands import away as vacation
 from pbm.commands import notify, seeking, turns
 from pbm.commands.base import Context
 from pbm.config import Config
+from pbm.i18n import _, lazy, ngettext
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
@@ -66,8 +67,8 @@ def _time_out(ctx: Context, board: games.Board) -> None:
     turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {days:g} days")
     games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=None,
-                       headline=[f"{loser} has lost on time: the limit is {days:g} days per move."])
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(lambda: _(
+        "{user} has lost on time: the limit is {days} days per move.").format(user=loser, days=f"{days:g}"))])
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:
@@ -76,27 +77,36 @@ def _lapse(ctx: Context, board: games.Board) -> None:
                              f"{challenged} did not take up the challenge within {days:g} days")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[
-        f"{board.challenger}'s challenge has lapsed: {challenged} did not make a first move within "
-        f"{days:g} days. The game is cancelled and does not count."])
+    challenger = board.challenger
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(lambda: _(
+        "{challenger}'s challenge has lapsed: {user} did not make a first move within {days} days. "
+        "The game is cancelled and does not count.").format(challenger=challenger, user=challenged,
+                                                            days=f"{days:g}"))])
 
 
 def _time_left(left: timedelta) -> str:
     """`2 days 3 hours`, `5 hours`, `40 minutes`."""
     days, hours, minutes = left.days, left.seconds // 3600, left.seconds // 60 % 60
-    parts = [f"{days} day{'s' * (days != 1)}"] if days else []
+    parts = [ngettext("{n} day", "{n} days", days).format(n=days)] if days else []
     if hours or (days and not parts):
-        parts.append(f"{hours} hour{'s' * (hours != 1)}")
+        parts.append(ngettext("{n} hour", "{n} hours", hours).format(n=hours))
     if not days and not hours:
-        parts.append(f"{max(minutes, 1)} minute{'s' * (minutes != 1)}")
+        minutes = max(minutes, 1)
+        parts.append(ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
     return " ".join(parts)
 
 
 def _remind(ctx: Context, board: games.Board) -> None:
     games.reminded(ctx.db, board)
-    line = f"Reminder: it is your move on {board.title} Board {board.number}."
-    if board.deadline:
-        line += (f" You have {_time_left(parse_timestamp(board.deadline) - ctx.now)} left: if you do "
-                 f"not move by {board.deadline[:16]} UTC, you lose on time.")
-    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[line],
+    left = parse_timestamp(board.deadline) - ctx.now if board.deadline else None
+    deadline = (board.deadline or "")[:16]
+
+    def line() -> str:
+        said = _("Reminder: it is your move on {title} Board {number}.").format(
+            title=board.title, number=board.number)
+        if left is None:
+            return said
+        return said + " " + _("You have {left} left: if you do not move by {time} UTC, you lose on "
+                              "time.").format(left=_time_left(left), time=deadline)
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(line)],
                        recipients=[board.to_move])
