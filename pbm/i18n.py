@@ -112,8 +112,9 @@ def ljust(text: str, columns: int) -> str:
 # A Chinese line may break between any two characters, never before closing punctuation; Korean,
 # like English, breaks between words.
 _HAN = "\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff01-\uff60"
+_OPENING = "（「『“‘《〈【("
 _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
-_TOKENS = re.compile(rf"\s+|[{_HAN}][{_CLOSING}]*|[^\s{_HAN}]+[{_CLOSING}]*")
+_TOKENS = re.compile(rf"\s+|[{_OPENING}]*[^\s{_HAN}]+[{_CLOSING}]*|[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
 
 def wrap(text: str, columns: int) -> list[str]:

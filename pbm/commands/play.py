@@ -26,16 +26,16 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
-from pbm.i18n import _, lazy, ngettext
+from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model import accounts, games
 from pbm.model.db import timestamp
 from pbm.model.games import Board
 
 MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).
-SERVER_PARAMS = {"fen=FEN": "start from this position",
-                 "unrated": "the game does not count for the ratings",
-                 "setup=ARRANGEMENT": "your own setup, where the game has a choice (Janggi)"}
+SERVER_PARAMS = {"fen=FEN": N_("start from this position"),
+                 "unrated": N_("the game does not count for the ratings"),
+                 "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)")}
 
 
 def challenge(ctx: Context, req: Request) -> None:

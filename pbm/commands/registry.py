@@ -4,10 +4,11 @@ The help commands live here because they print this table."""
 from __future__ import annotations
 
 import rules
-from pbm import catalogue
-from pbm.commands import account, admin, away, play, queries, seeking, setups, turns
+from pbm import catalogue, i18n
+from pbm.commands import account, admin, away, play, queries, seeking, setups, turns, wording
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
+from pbm.i18n import N_, _
 
 
 def server_help(ctx: Context, req: Request) -> None:
@@ -28,7 +29,7 @@ def server_help(ctx: Context, req: Request) -> None:
     command = SERVER_VERBS.get(topic) or GAME_VERBS.get(topic)
     if command is None:
         known = ", ".join([*catalogue.served(), *TOPICS, *(c.verb for c in COMMANDS)])
-        raise CommandError(f"There is no help on \"{topic}\". Topics: {known}.")
+        raise CommandError(_("There is no help on \"{topic}\". Topics: {known}.").format(topic=topic, known=known))
     ctx.answer(f"{ctx.config.server.name} help: {command.verb}", "help_command.j2", command=command,
                usage=command.usage_line(), options=turns.OPTIONS, server_params=play.SERVER_PARAMS)
 
@@ -44,7 +45,8 @@ def _game_help(ctx: Context, variant: str) -> None:
                commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
                game_params=dict(start.variant.parameters),
-               start_board=start.board(), arrangements=start.variant.arrangements)
+               start_board=wording.board(start, False, variant, i18n.language() == "en"),
+               arrangements=start.variant.arrangements)
 
 
 def _games() -> list[tuple[str, str]]:
@@ -56,31 +58,31 @@ TOPICS = ("multiple", "reply")
 ADMIN = ("adjudicate", "forfeit", "cancel")
 
 COMMANDS: list[Command] = [
-    Command("help", "[TOPIC]", "this page, or help on a command, a game, multiple or reply",
+    Command("help", "[TOPIC]", N_("this page, or help on a command, a game, multiple or reply"),
             server_help, game=False, max_args=2),
     Command("signup", "USERID PASSWORD [ADDRESS...] [NAME=VALUE...]",
-            "register; mail goes to the first address (default: the one you write from)",
+            N_("register; mail goes to the first address (default: the one you write from)"),
             account.signup, game=False, min_args=2, max_args=2 + 5 + 4, passwords=(1,),
             checks_password=False,
-            details="A user id is 2 to 16 letters, digits or underscores, starting with a letter. "
+            details=N_("A user id is 2 to 16 letters, digits or underscores, starting with a letter. "
                     "A password is 8 to 64 characters without spaces, not all digits and not the "
                     "user id; it is case-sensitive, and it "
                     "is stored only as a salted hash. Up to 5 addresses: game mail goes to the "
                     "first, commands are accepted from all. Preferences may follow, as in "
                     "set (for example lang=zh-Hans notation=chinese); without lang=, the mails "
                     "are in the language your sign-up mail names in its Content-Language "
-                    "(English, Chinese or Korean), else English."),
-    Command("change password", "USERID OLD NEW", "set a new password", account.change_password,
+                    "(English, Chinese or Korean), else English.")),
+    Command("change password", "USERID OLD NEW", N_("set a new password"), account.change_password,
             game=False, min_args=3, max_args=3, passwords=(1, 2)),
-    Command("password reset", "USERID", "forgot your password? a one-time code is mailed to your "
-            "addresses", account.reset_password, game=False, min_args=1, max_args=1),
-    Command("password set", "USERID CODE NEWPASSWORD", "set a new password with the code "
-            "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
+    Command("password reset", "USERID", N_("forgot your password? a one-time code is mailed to your "
+            "addresses"), account.reset_password, game=False, min_args=1, max_args=1),
+    Command("password set", "USERID CODE NEWPASSWORD", N_("set a new password with the code "
+            "\"password reset\" mailed you"), account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
-    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off, "
-            "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul",
+    Command("set", "USERID PASSWORD NAME=VALUE...", N_("preferences: board=own|red|off, "
+            "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul"),
             account.set_preferences, game=False, min_args=3, max_args=2 + 4, passwords=(1,),
-            details="board=own (the default) draws every board from your own side, Black's "
+            details=N_("board=own (the default) draws every board from your own side, Black's "
                     "turned; board=red always from the first player's side; board=off leaves the "
                     "board out of game mails. notation=both (the default) lists moves in "
                     "coordinates and, where the game has it, WXF; coordinates or wxf only one; "
@@ -89,99 +91,99 @@ COMMANDS: list[Command] = [
                     "(the default), zh-Hans, zh-Hant or ko: the language of your mails. "
                     "board_faces=hangul: Janggi's pieces in Hangul in the drawn board (hanja, "
                     "the default: as on the pieces). Moves may be written in any notation the "
-                    "game reads, whatever you choose here."),
-    Command("change address", "USERID PASSWORD ADDRESS...", "replace your addresses (the first gets the mail)",
+                    "game reads, whatever you choose here.")),
+    Command("change address", "USERID PASSWORD ADDRESS...", N_("replace your addresses (the first gets the mail)"),
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
-    Command("vacation", "USERID PASSWORD DAYS|off", "stop all your clocks for up to DAYS days "
-            "(off: come back early)", away.vacation, game=False, min_args=3, max_args=3, passwords=(1,),
-            details="While you are on vacation your clocks stand: no time-outs, no reminders; your "
+    Command("vacation", "USERID PASSWORD DAYS|off", N_("stop all your clocks for up to DAYS days "
+            "(off: come back early)"), away.vacation, game=False, min_args=3, max_args=3, passwords=(1,),
+            details=N_("While you are on vacation your clocks stand: no time-outs, no reminders; your "
                     "opponents are told, and it shows in their mails and in status. You may still "
                     "move. Each player has 30 days a year (the server may set another allowance); "
-                    "days you do not use (coming back early with off) are given back."),
-    Command("signoff", "USERID PASSWORD", "close your account (finish or resign your games first)",
+                    "days you do not use (coming back early with off) are given back.")),
+    Command("signoff", "USERID PASSWORD", N_("close your account (finish or resign your games first)"),
             account.signoff, game=False, min_args=2, max_args=2, passwords=(1,)),
-    Command("list", "", "the games this server plays", queries.list_games, game=False),
-    Command("all show", "USERID [next|active|inactive]", "boards of a user in every game",
+    Command("list", "", N_("the games this server plays"), queries.list_games, game=False),
+    Command("all show", "USERID [next|active|inactive]", N_("boards of a user in every game"),
             queries.all_show, game=False, min_args=1, max_args=2),
 
     Command("challenge", "[-param...] [--option=DAYS...] USER1 USER2 [PASSWORD]",
-            "start a game at once; USER1 moves first", play.challenge, game=True, min_args=2,
+            N_("start a game at once; USER1 moves first"), play.challenge, game=True, min_args=2,
             max_args=3, params=True, passwords=(2,),
-            details="Accepted only from an address registered to USER1 or USER2 (with the "
+            details=N_("Accepted only from an address registered to USER1 or USER2 (with the "
                     "challenger's PASSWORD where the server asks for it). Both players get the "
                     "board. The game counts for the other player only from their first move: until "
                     "then their clock does not run, it is not rated, and either player may call it "
                     "off by resigning (it is then deleted); if they do not move within the server's "
                     "time (14 days by default), it lapses. Parameters: -fen=FEN starts from a "
                     "position (write the FEN's spaces as _, or give the placement alone; USER1 plays "
-                    "the side to move); -unrated. Games from a -fen position are not rated."),
-    Command("move", "BOARD USERID PASSWORD MOVE[#N]", "play a move (or pass, resign, propose, "
-            "accept, reject, undo)", play.move, game=True, min_args=4, max_args=4, passwords=(2,),
+                    "the side to move); -unrated. Games from a -fen position are not rated.")),
+    Command("move", "BOARD USERID PASSWORD MOVE[#N]", N_("play a move (or pass, resign, propose, "
+            "accept, reject, undo)"), play.move, game=True, min_args=4, max_args=4, passwords=(2,),
             aliases=("board", "mvoe"),
-            details="MOVE is written in coordinates (h2e2, h2-e2, h2xe2) or, for Xiangqi, in WXF "
+            details=N_("MOVE is written in coordinates (h2e2, h2-e2, h2xe2) or, for Xiangqi, in WXF "
                     "(C2=5). With #N (h2e2#7) the move is refused unless it is move number N, so a "
                     "move written for an old position is never played by mistake. Instead of a move: "
                     "resign; propose (a draw); accept or reject (the opponent's draw offer or request "
-                    "to take back a move); undo (ask to take back your last move); pass (Janggi)."),
-    Command("resign", "BOARD USERID PASSWORD", "give up (before your first move: decline the game)",
+                    "to take back a move); undo (ask to take back your last move); pass (Janggi).")),
+    Command("resign", "BOARD USERID PASSWORD", N_("give up (before your first move: decline the game)"),
             play.resign, game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("queue", "BOARD USERID PASSWORD MOVE|clear", "a premove, played when your turn comes "
-            "if it is legal then", play.queue, game=True, min_args=4, max_args=4, passwords=(2,),
+    Command("queue", "BOARD USERID PASSWORD MOVE|clear", N_("a premove, played when your turn comes "
+            "if it is legal then"), play.queue, game=True, min_args=4, max_args=4, passwords=(2,),
             aliases=("qmove", "moveq"),
-            details="Queued moves are played one per turn, shown as (Auto). If a queued move is not "
+            details=N_("Queued moves are played one per turn, shown as (Auto). If a queued move is not "
                     "legal when its turn comes, it and the rest of your queue are dropped, and your "
                     "next board mail says so. Taking back moves clears the queues. `clear` "
-                    "empties yours. Up to 10 moves."),
-    Command("setup", "BOARD USERID PASSWORD ARRANGEMENT", "choose how your pieces stand, before "
-            "your first move (Janggi)", setups.setup, game=True, min_args=4, max_args=6, passwords=(2,),
-            details="In Janggi each side picks one of four arrangements of its horses and elephants "
+                    "empties yours. Up to 10 moves.")),
+    Command("setup", "BOARD USERID PASSWORD ARRANGEMENT", N_("choose how your pieces stand, before "
+            "your first move (Janggi)"), setups.setup, game=True, min_args=4, max_args=6, passwords=(2,),
+            details=N_("In Janggi each side picks one of four arrangements of its horses and elephants "
                     "before its own first move (\"janggi help\" lists them; the default is the "
                     "standard one). You may change your mind until you make your first move (a pass "
                     "counts as one); the choice is not a move and does not use your turn. A "
-                    "challenger can choose at once with -setup=ARRANGEMENT in the challenge."),
-    Command("preview", "BOARD MOVE...", "the board after some moves; nothing is saved",
+                    "challenger can choose at once with -setup=ARRANGEMENT in the challenge.")),
+    Command("preview", "BOARD MOVE...", N_("the board after some moves; nothing is saved"),
             queries.preview, game=True, min_args=2, max_args=40),
     Command("show", "BOARD[#N]... | USERID... [active|inactive|next]",
-            "the board now (or after move N), or the boards of some players", queries.show,
+            N_("the board now (or after move N), or the boards of some players"), queries.show,
             game=True, min_args=1, max_args=20),
-    Command("status", "BOARD", "the summary of a game without the board", queries.status,
+    Command("status", "BOARD", N_("the summary of a game without the board"), queries.status,
             game=True, min_args=1, max_args=1),
     Command("seek", "USERID PASSWORD [-param...] [--option=N...] [rated|unrated]",
-            "post an open challenge anyone may take", seeking.seek, game=True, min_args=2, max_args=3,
+            N_("post an open challenge anyone may take"), seeking.seek, game=True, min_args=2, max_args=3,
             passwords=(1,), params=True,
-            details="Your seek is listed by GAME seeks until someone takes it with GAME accept-seek "
+            details=N_("Your seek is listed by GAME seeks until someone takes it with GAME accept-seek "
                     "or it expires (7 days unless the server says otherwise). You play the side that "
                     "moves first. A new seek of yours replaces the old one. The -parameters and "
-                    "--options are those of challenge."),
-    Command("seeks", "", "the open challenges (seeks) of this game", seeking.list_seeks, game=True),
-    Command("accept-seek", "N USERID PASSWORD", "take seek N: the game starts at once",
+                    "--options are those of challenge.")),
+    Command("seeks", "", N_("the open challenges (seeks) of this game"), seeking.list_seeks, game=True),
+    Command("accept-seek", "N USERID PASSWORD", N_("take seek N: the game starts at once"),
             seeking.accept_seek, game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("player", "USERID", "rating and its history, results by opponent, running games",
+    Command("player", "USERID", N_("rating and its history, results by opponent, running games"),
             queries.player, game=True, min_args=1, max_args=1),
-    Command("record", "BOARD", "the game's record in PGN, also attached as a file", queries.record,
+    Command("record", "BOARD", N_("the game's record in PGN, also attached as a file"), queries.record,
             game=True, min_args=1, max_args=1,
-            details="PGN is what game databases and analysis sites read (pychess-variants reads "
+            details=N_("PGN is what game databases and analysis sites read (pychess-variants reads "
                     "Xiangqi's and Janggi's). Moves are in the game's notation (WXF for Xiangqi), "
                     "the players' comments and chat are PGN comments, and the last comment gives the "
-                    "result's reason. The final mails of a game carry it too."),
-    Command("games", "[USERID...] [active|inactive|next]", "the list of games", queries.games_list,
+                    "result's reason. The final mails of a game carry it too.")),
+    Command("games", "[USERID...] [active|inactive|next]", N_("the list of games"), queries.games_list,
             game=True, max_args=20),
-    Command("history", "[USERID]", "finished games, newest first", queries.history, game=True,
+    Command("history", "[USERID]", N_("finished games, newest first"), queries.history, game=True,
             max_args=1),
-    Command("standings", "", "the rating table (Elo)", queries.standings, game=True),
-    Command("chat", "BOARD USERID PASSWORD", "send the body of your mail to the players and observers",
+    Command("standings", "", N_("the rating table (Elo)"), queries.standings, game=True),
+    Command("chat", "BOARD USERID PASSWORD", N_("send the body of your mail to the players and observers"),
             play.chat, game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("subscribe", "BOARD USERID PASSWORD", "observe a game: get its mail after every move",
+    Command("subscribe", "BOARD USERID PASSWORD", N_("observe a game: get its mail after every move"),
             play.subscribe, game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("unsubscribe", "BOARD USERID PASSWORD", "stop observing a game", play.unsubscribe,
+    Command("unsubscribe", "BOARD USERID PASSWORD", N_("stop observing a game"), play.unsubscribe,
             game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("help", "", "the rules of the game and these commands", game_help, game=True),
+    Command("help", "", N_("the rules of the game and these commands"), game_help, game=True),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
-            "admin: decide a game (WINNER is a user id or a side)", admin.adjudicate, game=True,
+            N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),
-    Command("forfeit", "BOARD ADMINID PASSWORD USERID [REASON...]", "admin: USERID loses the game",
+    Command("forfeit", "BOARD ADMINID PASSWORD USERID [REASON...]", N_("admin: USERID loses the game"),
             admin.forfeit, game=True, min_args=4, max_args=None, passwords=(2,)),
-    Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", "admin: end a game without result",
+    Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", N_("admin: end a game without result"),
             admin.cancel, game=True, min_args=3, max_args=None, passwords=(2,)),
 ]
 

@@ -21,14 +21,14 @@ import rules
 from pbm import i18n
 from pbm.commands import notify, wording
 from pbm.commands.base import CommandError, Context
-from pbm.i18n import _, ngettext
+from pbm.i18n import N_, _, ngettext
 from pbm.model import games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
 
 OPTIONS = {
-    "timeout": "days for each move; who takes longer loses (default: none)",
-    "reminder": "days until the player to move is reminded (default 7; 0: never)",
+    "timeout": N_("days for each move; who takes longer loses (default: none)"),
+    "reminder": N_("days until the player to move is reminded (default 7; 0: never)"),
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0

@@ -23,6 +23,7 @@ from rules.patterns import (
     rotations,
     steps,
 )
+from rules.said import N_
 from rules.variant import (
     Arrangement,
     PieceType,
@@ -161,5 +162,5 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         legend=LEGEND,
         fen_synonyms={"E": "B", "H": "N"},
         params=tuple(sorted(chosen.items())),
-        parameters=(("points", "tournament scoring: drawn endings decided on material"),),
+        parameters=(("points", N_("tournament scoring: drawn endings decided on material")),),
     )
