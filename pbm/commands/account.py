@@ -14,10 +14,11 @@ tokens, and every registered address is told that it changed.
 from __future__ import annotations
 
 from pbm import catalogue, i18n
+from pbm.commands import notify, wording
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
-from pbm.model import accounts, games
 from pbm.i18n import N_, _
+from pbm.model import accounts, games
 from pbm.outbox import compose
 
 
@@ -28,12 +29,13 @@ def signup(ctx: Context, req: Request) -> None:
     user_id = user_word.lower()
     problem = accounts.user_id_problem(user_id)
     if problem:
-        raise CommandError(f"{user_word} cannot be a user id: {problem}.")
+        raise CommandError(_("{word} cannot be a user id: {why}.").format(word=user_word,
+                                                                            why=wording.said_in(problem)))
     if accounts.get(ctx.db, user_id):
-        raise CommandError(f"The user id {user_id} is already taken; choose another one.")
+        raise CommandError(_("The user id {user} is already taken; choose another one.").format(user=user_id))
     problem = accounts.password_problem(password, user_id)
     if problem:
-        raise CommandError(f"That password cannot be used: {problem}.")
+        raise CommandError(_("That password cannot be used: {why}.").format(why=wording.said_in(problem)))
     addresses = _addresses(ctx, given or [ctx.incoming.sender])
     accounts.create(ctx.db, user_id, password, addresses, ctx.now)
     told = i18n.from_header(ctx.incoming.language)
@@ -56,25 +58,28 @@ def change_password(ctx: Context, req: Request) -> None:
 def reset_password(ctx: Context, req: Request) -> None:
     user = accounts.get(ctx.db, req.args[0])
     if user is None or user.closed:
-        raise CommandError("The user id in your command is not registered here (send \"help "
-                           "password reset\" for the form of the command).")
+        raise CommandError(_("The user id in your command is not registered here (send \"help "
+                             "password reset\" for the form of the command)."))
     req.safe.add(req.args[0])
     code = accounts.issue_reset_code(ctx.db, ctx.config.secret, user.id, ctx.now)
     if code is None:
         raise Unanswered("a code was mailed less than 15 minutes ago")
     mailed = accounts.addresses(ctx.db, user.id)
     name = ctx.config.server.name
-    for address in mailed:
-        ctx.out.append(compose.notify(address, f"{name}: password reset code for {user.id}", compose.render(
-            "account.j2", lines=[f"Someone (you, we hope) asked to reset the password of {user.id}.",
-                                 "To set a new password, send the subject", "",
-                                 f"    password set {user.id} {code} NEWPASSWORD", "",
-                                 "within an hour; the code works once. If you did not ask for it, "
-                                 "ignore this mail:", "your password stays as it is."])))
+    with notify.speaking_to(ctx, user.id):          # the code goes to the user, in their language
+        for address in mailed:
+            ctx.out.append(compose.notify(
+                address, _("{server}: password reset code for {user}").format(server=name, user=user.id),
+                compose.render("account.j2", lines=[
+                    _("Someone (you, we hope) asked to reset the password of {user}.").format(user=user.id),
+                    _("To set a new password, send the subject"), "",
+                    f"    password set {user.id} {code} NEWPASSWORD", "",
+                    *_("within an hour; the code works once. If you did not ask for it, ignore this mail:\n"
+                       "your password stays as it is.").split("\n")])))
     if ctx.incoming.sender.lower() not in mailed:
-        ctx.answer(f"{name}: password reset for {user.id}", "account.j2",
-                   lines=[f"A one-time code was mailed to the registered addresses of {user.id}.",
-                          "It works for an hour."])
+        ctx.answer(_("{server}: password reset for {user}").format(server=name, user=user.id), "account.j2",
+                   lines=[_("A one-time code was mailed to the registered addresses of {user}.").format(
+                       user=user.id), _("It works for an hour.")])
 
 
 def set_forgotten_password(ctx: Context, req: Request) -> None:
@@ -83,7 +88,7 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
         ctx.db, ctx.config.secret, user.id, code, ctx.now),
         N_("That is not the code mailed for {user}, or it has expired (a code works once, for an "
            "hour). Ask for a new one with: password reset {user}"))
-    _set_password(ctx, user_id, new, still=" The code still works.")
+    _set_password(ctx, user_id, new, still=" " + _("The code still works."))
 
 
 def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None:
@@ -91,16 +96,19 @@ def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None
     registered address (the change may not be theirs)."""
     problem = accounts.password_problem(new, user_id)
     if problem:
-        raise CommandError(f"The new password cannot be used: {problem}.{still}")
+        raise CommandError(_("The new password cannot be used: {why}.").format(why=wording.said_in(problem))
+                           + still)
     accounts.set_password(ctx.db, user_id, new)
     name = ctx.config.server.name
-    lines = [f"The password of {user_id} has been changed.",
-             "Use the new one from now on; the old one no longer works, nor do the reply",
-             "addresses of game mails sent before: answer newer ones."]
-    ctx.answer(f"{name}: password changed for {user_id}", "account.j2", lines=lines)
+    lines = [_("The password of {user} has been changed.").format(user=user_id),
+             *_("Use the new one from now on; the old one no longer works, nor do the reply\n"
+                "addresses of game mails sent before: answer newer ones.").split("\n")]
+    ctx.answer(_("{server}: password changed for {user}").format(server=name, user=user_id), "account.j2",
+               lines=lines)
     for address in accounts.addresses(ctx.db, user_id):
         if address != ctx.incoming.sender.lower():
-            ctx.out.append(compose.notify(address, f"{name}: password changed for {user_id}",
+            ctx.out.append(compose.notify(address, _("{server}: password changed for {user}").format(
+                                              server=name, user=user_id),
                                           compose.render("account.j2", lines=lines)))
 
 
@@ -129,8 +137,8 @@ def _chosen(settings: list[str]) -> dict[str, str]:
         values = {v.lower(): v for v in accounts.PREFERENCES.get(name, ())}
         if value not in values:
             known = "; ".join(f"{n}={'|'.join(v)}" for n, v in accounts.PREFERENCES.items())
-            raise CommandError(f"{setting} is not a preference. The preferences are: {known} "
-                               f"(the first value of each is the default).")
+            raise CommandError(_("{setting} is not a preference. The preferences are: {known} (the first "
+                                 "value of each is the default).").format(setting=setting, known=known))
         chosen[name] = values[value]
     return chosen
 
@@ -140,10 +148,11 @@ def change_address(ctx: Context, req: Request) -> None:
     user_id = authenticate(ctx, user_word, password)
     addresses = _addresses(ctx, given)
     accounts.set_addresses(ctx.db, user_id, addresses)
-    ctx.answer(f"{ctx.config.server.name}: addresses changed for {user_id}", "account.j2",
-               lines=[f"The mail addresses of {user_id} are now:", "",
-                      *(f"    {a}" for a in addresses), "",
-                      f"Game mail goes to {addresses[0]}; commands are accepted from all of them."])
+    ctx.answer(_("{server}: addresses changed for {user}").format(server=ctx.config.server.name, user=user_id),
+               "account.j2", lines=[_("The mail addresses of {user} are now:").format(user=user_id), "",
+                                    *(f"    {a}" for a in addresses), "",
+                                    _("Game mail goes to {address}; commands are accepted from all of "
+                                      "them.").format(address=addresses[0])])
 
 
 def signoff(ctx: Context, req: Request) -> None:
@@ -152,24 +161,26 @@ def signoff(ctx: Context, req: Request) -> None:
     running = games.listing(ctx.db, None, [user_id], "active", 50)
     if running:
         names = ", ".join(f"{b.title} Board {b.number}" for b in running)
-        raise CommandError(f"{user_id} still plays in {names}. Finish or resign those games first "
-                           f"(GAME resign BOARD USERID PASSWORD), then sign off.")
+        raise CommandError(_("{user} still plays in {boards}. Finish or resign those games first (GAME "
+                             "resign BOARD USERID PASSWORD), then sign off.").format(user=user_id, boards=names))
     accounts.close(ctx.db, user_id, ctx.now)
-    ctx.answer(f"{ctx.config.server.name}: {user_id} signed off", "account.j2",
-               lines=[f"{user_id} has signed off. The account can no longer be used, and no more",
-                      "mail will be sent to it. Finished games keep the name in their records."])
+    ctx.answer(_("{server}: {user} signed off").format(server=ctx.config.server.name, user=user_id),
+               "account.j2", lines=_(
+                   "{user} has signed off. The account can no longer be used, and no more\n"
+                   "mail will be sent to it. Finished games keep the name in their records.").format(
+                   user=user_id).split("\n"))
 
 
 def _addresses(ctx: Context, given: list[str]) -> list[str]:
     addresses = [a.strip("<>").lower() for a in given]
     if len(addresses) > accounts.MAX_ADDRESSES:
-        raise CommandError(f"At most {accounts.MAX_ADDRESSES} addresses can be registered to a user.")
+        raise CommandError(_("At most {n} addresses can be registered to a user.").format(n=accounts.MAX_ADDRESSES))
     own_local, _at, own_domain = ctx.config.server.address.lower().rpartition("@")
     for address in addresses:
         problem = accounts.address_problem(address)
         if problem:
-            raise CommandError(f"{problem}.")
+            raise CommandError(_("{why}.").format(why=wording.said_in(problem)))
         local, _at, domain = address.rpartition("@")
         if domain == own_domain and local.split("+")[0] == own_local:
-            raise CommandError(f"{address} is this server's own address; give your own.")
+            raise CommandError(_("{address} is this server's own address; give your own.").format(address=address))
     return addresses

@@ -8,7 +8,7 @@ from pbm import catalogue, i18n
 from pbm.commands import account, admin, away, play, queries, seeking, setups, turns, wording
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
-from pbm.i18n import N_, _
+from pbm.i18n import N_, _, ngettext
 
 
 def server_help(ctx: Context, req: Request) -> None:
@@ -202,24 +202,27 @@ def resolve(req: Request) -> Command:
     words = req.words
     req.distrust([])
     if not words:
-        raise CommandError("There was no command. Send the subject \"help\" for the list of commands.")
+        raise CommandError(_("There was no command. Send the subject \"help\" for the list of commands."))
     first = words[0].lower()
     if first in catalogue.GAMES:
         req.safe.add(words[0])
         if first not in catalogue.served():
-            raise CommandError(f"{catalogue.title(first)} is not played on this server yet. "
-                               f"Send \"list\" for the games that are.")
+            raise CommandError(_("{title} is not played on this server yet. Send \"list\" for the games "
+                                 "that are.").format(title=catalogue.title(first)))
         req.game = first
         if len(words) < 2:
-            raise CommandError(f"A game command needs a verb after the game name, for example "
-                               f"\"{first} help\" or \"{first} show 101\".")
+            raise CommandError(_("A game command needs a verb after the game name, for example "
+                                 "\"{game} help\" or \"{game} show 101\".").format(game=first))
         command = GAME_VERBS.get(words[1].lower())
         if command is None:  # the second word may be a password put in the wrong place: not quoted
             import difflib  # only for this mistake: every `pbm deliver` would pay its import
             near = difflib.get_close_matches(words[1].lower(), {c.verb for c in COMMANDS if c.game}, n=1)
-            raise CommandError(f"The second word of a {first} command is its verb, and that word "
-                               f"is not one{f' (did you mean {near[0]}?)' if near else ''}. The "
-                               f"commands are: {', '.join(sorted({c.verb for c in GAME_VERBS.values()}))}.")
+            verbs = ", ".join(sorted({c.verb for c in GAME_VERBS.values()}))
+            raise CommandError((_("The second word of a {game} command is its verb, and that word is not "
+                                  "one (did you mean {near}?). The commands are: {verbs}.") if near else
+                                _("The second word of a {game} command is its verb, and that word is not "
+                                  "one. The commands are: {verbs}.")).format(
+                game=first, near=near[0] if near else "", verbs=verbs))
         req.safe.add(words[1])
         req.args = words[2:]
     else:
@@ -228,11 +231,11 @@ def resolve(req: Request) -> Command:
         if command is None:  # an unknown first word may be a password sent alone: not quoted
             if first in GAME_VERBS:
                 req.safe.add(words[0])
-                raise CommandError(f"There is no command \"{words[0]}\". Game commands start with the "
-                                   f"game's name, for example \"xiangqi {first} ...\". Send the subject "
-                                   f"\"help\" for the list of commands.")
-            raise CommandError("The first word is neither a command nor a game's name. Send the subject "
-                               "\"help\" for the list of commands.")
+                raise CommandError(_("There is no command \"{word}\". Game commands start with the game's "
+                                     "name, for example \"xiangqi {verb} ...\". Send the subject \"help\" "
+                                     "for the list of commands.").format(word=words[0], verb=first))
+            raise CommandError(_("The first word is neither a command nor a game's name. Send the subject "
+                                 "\"help\" for the list of commands."))
         size = len(command.verb.split())
         req.safe.update(words[:size])
         req.args = words[size:]
@@ -250,15 +253,18 @@ def check_shape(req: Request, command: Command) -> None:
         if not fits or (command.checks_password and any(i < count for i in command.passwords)):
             req.distrust([])
     if not fits:
-        raise CommandError(f"{command.verb} takes {_count(command)}, and your command has {count}.")
+        raise CommandError(_("{verb} takes {count}, and your command has {n}.").format(
+            verb=command.verb, count=_count(command), n=count))
     if (req.params or req.options) and not command.params:
-        raise CommandError(f"{command.verb} takes no -parameters or --options; only challenge and seek do.")
+        raise CommandError(_("{verb} takes no -parameters or --options; only challenge and seek do.").format(
+            verb=command.verb))
 
 
 def _count(command: Command) -> str:
     low, high = command.min_args, command.max_args
     if high is None:
-        return f"at least {low} words after the verb"
+        return ngettext("at least {n} word after the verb", "at least {n} words after the verb", low).format(
+            n=low)
     if low == high:
-        return f"{low} word{'s' if low != 1 else ''} after the verb"
-    return f"{low} to {high} words after the verb"
+        return ngettext("{n} word after the verb", "{n} words after the verb", low).format(n=low)
+    return _("{low} to {high} words after the verb").format(low=low, high=high)

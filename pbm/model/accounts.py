@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from pbm.model.db import Database, parse_timestamp, timestamp
+from rules.said import said  # texts a player reads, translated where they are shown
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MIN_PASSWORD = 8                        # so that a move (at most 7 characters) is never a password
@@ -56,31 +57,31 @@ class User:
 def user_id_problem(user_id: str) -> str | None:
     """Why `user_id` cannot be a new user id, or None."""
     if not _USER_ID.fullmatch(user_id.lower()):
-        return ("a user id is 2 to 16 letters, digits or underscores, starting with a letter "
-                "(for example alice or bob_2)")
+        return said("a user id is 2 to 16 letters, digits or underscores, starting with a letter "
+                    "(for example alice or bob_2)")
     if user_id.lower() in RESERVED:
-        return f"{user_id.lower()} is a word the commands use, so it cannot be a user id"
+        return said("{word} is a word the commands use, so it cannot be a user id", word=user_id.lower())
     return None
 
 
 def password_problem(password: str, user_id: str) -> str | None:
     """Why `password` cannot be used (without quoting it: the answer goes by mail), or None."""
     if not MIN_PASSWORD <= len(password) <= 64:
-        return "a password is 8 to 64 characters long, without spaces"
+        return said("a password is 8 to 64 characters long, without spaces")
     if password.isdigit():
-        return "a password may not be all digits (add some letters)"
+        return said("a password may not be all digits (add some letters)")
     if password.startswith("-") or password == "**":
-        return "a password may not start with '-' or be '**': commands read those as parameters"
+        return said("a password may not start with '-' or be '**': commands read those as parameters")
     if not password.isprintable():
-        return "a password may not contain control characters"
+        return said("a password may not contain control characters")
     if password.lower() == user_id.lower():
-        return "the password may not be the same as the user id"
+        return said("the password may not be the same as the user id")
     return None
 
 
 def address_problem(address: str) -> str | None:
     if len(address) > 254 or not _ADDRESS.fullmatch(address.lower()):
-        return f"{address} is not a mail address (write it as name@example.org, without <>)"
+        return said("{address} is not a mail address (write it as name@example.org, without <>)", address=address)
     return None
 
 
