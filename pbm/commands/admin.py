@@ -8,6 +8,8 @@ has no result and is not rated.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbm.commands import notify, turns
 from pbm.commands.base import (
     CommandError,
@@ -18,6 +20,7 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy
 from pbm.model import games
 from pbm.model.games import Board
 
@@ -26,8 +29,8 @@ def _admin(ctx: Context, req: Request) -> tuple[Board, str]:
     board = load_board(ctx, req.game, req.args[0])
     admin = authenticate(ctx, req.args[1], req.args[2])
     if admin not in (a.lower() for a in ctx.config.admins.users):
-        raise CommandError(f"{admin} is not an administrator of this server, so they cannot "
-                           f"{req.verb} games.")
+        raise CommandError(_("{user} is not an administrator of this server, so they cannot {verb} "
+                             "games.").format(user=admin, verb=req.verb))
     require_active(board)
     return board, admin
 
@@ -48,12 +51,15 @@ def adjudicate(ctx: Context, req: Request) -> None:
     elif verdict in sides:
         winner = board.player_of("wb"[sides.index(verdict)])
     else:
-        raise CommandError(f"The verdict must be the winner's user id or side, or draw: one of "
-                           f"{board.player1}, {board.player2}, {', '.join(sides)}, draw.")
+        raise CommandError(_("The verdict must be the winner's user id or side, or draw: one of {words}, "
+                             "draw.").format(words=", ".join([board.player1, board.player2, *sides])))
     turns.finish(ctx, board, winner, f"adjudicated by {admin}: {reason}")
     _record(ctx, board, game, admin, "adjudicate", f"{verdict}: {reason}",
-            f"Administrator {admin} adjudicated {board.title} Board {board.number}: "
-            f"{'a draw' if winner is None else f'won by {winner}'}. Reason: {reason}")
+            lambda: (_("Administrator {admin} adjudicated {title} Board {number}: a draw. Reason: {why}")
+                     if winner is None else
+                     _("Administrator {admin} adjudicated {title} Board {number}: won by {user}. Reason: "
+                       "{why}")).format(admin=admin, title=board.title, number=board.number, user=winner,
+                                        why=reason))
 
 
 def forfeit(ctx: Context, req: Request) -> None:
@@ -62,8 +68,9 @@ def forfeit(ctx: Context, req: Request) -> None:
     require_player(board, loser)
     turns.finish(ctx, board, board.opponent(loser), f"{loser} forfeited, ruled by {admin}: {reason}")
     _record(ctx, board, board.replay(), admin, "forfeit", f"{loser}: {reason}",
-            f"Administrator {admin} ruled that {loser} forfeits {board.title} Board {board.number}. "
-            f"Reason: {reason}")
+            lambda: _("Administrator {admin} ruled that {user} forfeits {title} Board {number}. Reason: "
+                      "{why}").format(admin=admin, user=loser, title=board.title, number=board.number,
+                                      why=reason))
 
 
 def cancel(ctx: Context, req: Request) -> None:
@@ -71,11 +78,14 @@ def cancel(ctx: Context, req: Request) -> None:
     reason = _reason(req, req.args[3:])
     turns.end_without_result(ctx, board, games.CANCELLED, f"by {admin}: {reason}")
     _record(ctx, board, board.replay(), admin, "cancel", reason,
-            f"Administrator {admin} cancelled {board.title} Board {board.number}; it has no result "
-            f"and is not rated. Reason: {reason}")
+            lambda: _("Administrator {admin} cancelled {title} Board {number}; it has no result and is "
+                      "not rated. Reason: {why}").format(admin=admin, title=board.title,
+                                                         number=board.number, why=reason))
 
 
-def _record(ctx: Context, board: Board, game, admin: str, kind: str, detail: str, line: str) -> None:
+def _record(ctx: Context, board: Board, game, admin: str, kind: str, detail: str,
+            line: Callable[[], str]) -> None:
+    """Save the ruling and tell everyone (`line()`, written in each reader's language)."""
     games.add_event(ctx.db, board, kind, admin, detail, ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, game, actor=admin, headline=[line])
+    notify.board_mails(ctx, board, game, actor=admin, headline=[lazy(line)])

@@ -44,22 +44,23 @@ def challenge(ctx: Context, req: Request) -> None:
     for user in (first, second):
         account = accounts.get(ctx.db, user)
         if account is None or account.closed:
-            raise CommandError(f"There is no user {user} here; both players must be signed up "
-                               f"(signup USERID PASSWORD).")
+            raise CommandError(_("There is no user {user} here; both players must be signed up (signup "
+                                 "USERID PASSWORD).").format(user=user))
     if first == second:
-        raise CommandError("A player cannot challenge themselves: name two different users.")
+        raise CommandError(_("A player cannot challenge themselves: name two different users."))
     challenger = next((u for u in (first, second)
                        if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
     if challenger is None:
-        raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
-                           f"or {second}, and {ctx.incoming.sender} is not. Send it from such an "
-                           f"address, or add this one: change address USERID PASSWORD ADDRESS...")
+        raise CommandError(_("A challenge is accepted only from a mail address registered to {first} or "
+                             "{second}, and {address} is not. Send it from such an address, or add this "
+                             "one: change address USERID PASSWORD ADDRESS...").format(
+            first=first, second=second, address=ctx.incoming.sender))
     if len(req.args) == 3:
         authenticate(ctx, challenger, req.args[2])
     elif ctx.config.server.challenge_needs_password:
-        raise CommandError(f"This server needs the challenger's password in a challenge: "
-                           f"{variant} challenge {first} {second} PASSWORD (the password of "
-                           f"{challenger}, who is writing).")
+        raise CommandError(_("This server needs the challenger's password in a challenge: {command} (the "
+                             "password of {user}, who is writing).").format(
+            command=f"{variant} challenge {first} {second} PASSWORD", user=challenger))
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import play, turns
+from pbm.commands import notify, play, turns, wording
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy
 from pbm.model import accounts, games, seeks
 from pbm.outbox import compose
 
@@ -23,18 +24,20 @@ def seek(ctx: Context, req: Request) -> None:
     user = authenticate(ctx, req.args[0], req.args[1])
     rating = req.args[2].lower() if len(req.args) > 2 else "rated"
     if rating not in ("rated", "unrated"):
-        raise CommandError("The last word of a seek is rated or unrated (rated if left out).")
+        raise CommandError(_("The last word of a seek is rated or unrated (rated if left out)."))
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
     play.opening(variant, params)           # refuse now what would refuse the game later
     posted, replaced = seeks.post(ctx.db, variant, user, params, options, rating == "rated", ctx.now,
                                   ctx.config.server.seek_days)
-    lines = [f"Your {title} seek {posted.id} ({seeks.terms(posted)}) is open until "
-             f"{posted.expires_at[:16]} UTC." + (" It replaces your earlier one." if replaced else ""),
-             f"Anyone can take it with: {variant} accept-seek {posted.id} USERID PASSWORD",
-             f"You will play {rules.get_variant(variant).side_names[0]}, and the game counts from "
-             f"its start."]
-    ctx.answer(f"{title} seek {posted.id}", "note.j2", lines=lines)
+    lines = [_("Your {title} seek {n} ({terms}) is open until {time} UTC.").format(
+                 title=title, n=posted.id, terms=seeks.terms(posted), time=posted.expires_at[:16])
+             + (" " + _("It replaces your earlier one.") if replaced else ""),
+             _("Anyone can take it with: {command}").format(
+                 command=f"{variant} accept-seek {posted.id} USERID PASSWORD"),
+             _("You will play {side}, and the game counts from its start.").format(
+                 side=wording.name(rules.get_variant(variant).side_names[0]))]
+    ctx.answer(_("{title} seek {n}").format(title=title, n=posted.id), "note.j2", lines=lines)
 
 
 def accept_seek(ctx: Context, req: Request) -> None:
@@ -44,32 +47,35 @@ def accept_seek(ctx: Context, req: Request) -> None:
     except ValueError:
         found = None
     if found is None or found.variant != variant or not seeks.is_open(ctx.db, found, ctx.now):
-        raise CommandError(f"There is no open {catalogue.title(variant)} seek {req.args[0]}. Send "
-                           f"\"{variant} seeks\" for the list.")
+        raise CommandError(_("There is no open {title} seek {n}. Send \"{command}\" for the list.").format(
+            title=catalogue.title(variant), n=req.args[0], command=f"{variant} seeks"))
     user = authenticate(ctx, req.args[1], req.args[2])
     if user == found.user_id:
-        raise CommandError("That is your own seek; to change it, post a new one (it replaces it).")
+        raise CommandError(_("That is your own seek; to change it, post a new one (it replaces it)."))
     seeker = accounts.get(ctx.db, found.user_id)
     if seeker is None or seeker.closed:
-        raise CommandError(f"{found.user_id} has signed off; that seek is gone.")
+        raise CommandError(_("{user} has signed off; that seek is gone.").format(user=found.user_id))
     board, game, chosen = play.start(ctx, variant, found.params, found.options, found.user_id, user,
                                      found.user_id, expires_at=None, rated=found.rated)
     seeks.take(ctx.db, found, board.id)
     games.add_event(ctx.db, board, "seek-taken", user, seeks.terms(found), ctx.now)
-    play.announce(ctx, board, game, user, [
-        f"{user} has taken {found.user_id}'s seek {found.id}: the game counts from now."], chosen)
+    play.announce(ctx, board, game, user, [lazy(lambda: _(
+        "{user} has taken {seeker}'s seek {n}: the game counts from now.").format(
+        user=user, seeker=found.user_id, n=found.id))], chosen)
 
 
 def list_seeks(ctx: Context, req: Request) -> None:
     title = catalogue.title(req.game)
     found = seeks.open_seeks(ctx.db, req.game, ctx.now, MAX_LISTED)
-    lines = [f"{s.id:>5}  {s.user_id:<16} {seeks.terms(s)}  (until {s.expires_at[:10]})" for s in found]
+    lines = [f"{s.id:>5}  {s.user_id:<16} {seeks.terms(s)}  " + _("(until {date})").format(
+        date=s.expires_at[:10]) for s in found]
     if not lines:
-        lines = [f"No open {title} seeks. Post one: {req.game} seek USERID PASSWORD [-params] "
-                 f"[--options] [rated|unrated]"]
+        lines = [_("No open {title} seeks. Post one: {command}").format(
+            title=title, command=f"{req.game} seek USERID PASSWORD [-params] [--options] [rated|unrated]")]
     else:
-        lines.append(f"Take one with: {req.game} accept-seek N USERID PASSWORD")
-    ctx.answer(f"{title} seeks", "games.j2", heading=f"Open {title} seeks", lines=lines,
+        lines.append(_("Take one with: {command}").format(command=f"{req.game} accept-seek N USERID PASSWORD"))
+    ctx.answer(_("{title} seeks").format(title=title), "games.j2",
+               heading=_("Open {title} seeks").format(title=title), lines=lines,
                capped=len(found) == MAX_LISTED)
 
 
@@ -79,9 +85,13 @@ def expire(ctx: Context, limit: int) -> None:
         address = accounts.mail_address(ctx.db, lapsed.user_id)
         if address:
             title = catalogue.title(lapsed.variant)
-            ctx.out.append(compose.notify(address, f"{title} seek {lapsed.id} expired", compose.render(
-                "note.j2", lines=[f"Nobody took your {title} seek {lapsed.id} ({seeks.terms(lapsed)}) "
-                                  f"in {ctx.config.server.seek_days:g} days, so it is withdrawn. "
-                                  f"Post a new one to try again."])))
+            with notify.speaking_to(ctx, lapsed.user_id):
+                ctx.out.append(compose.notify(
+                    address, _("{title} seek {n} expired").format(title=title, n=lapsed.id),
+                    compose.render("note.j2", lines=[_(
+                        "Nobody took your {title} seek {n} ({terms}) in {days} days, so it is withdrawn. "
+                        "Post a new one to try again.").format(title=title, n=lapsed.id,
+                                                               terms=seeks.terms(lapsed),
+                                                               days=f"{ctx.config.server.seek_days:g}")])))
 
 

@@ -71,17 +71,19 @@ def from_challenge(game: rules.Game, challenger_side: str, own: str | bool | Non
     mine = _side_name(game, challenger_side)
     for name in game.side_names:
         if name != mine and name.lower() in params:
-            raise CommandError(f"-{name.lower()} chooses {name}'s setup, and {name} is your "
-                               f"opponent's side: each player chooses their own, before their first "
-                               f"move. Choose yours with -setup=ARRANGEMENT.")
+            raise CommandError(_("-{param} chooses {side}'s setup, and {side} is your opponent's side: "
+                                 "each player chooses their own, before their first move. Choose yours "
+                                 "with -setup=ARRANGEMENT.").format(param=name.lower(),
+                                                                    side=wording.name(name)))
     if own is not None and mine.lower() in params:
-        raise CommandError(f"-setup and -{mine.lower()} both choose your setup; give only one of them.")
+        raise CommandError(_("-setup and -{param} both choose your setup; give only one of them.").format(
+            param=mine.lower()))
     choice = own if own is not None else params.get(mine.lower())
     if choice is None:
         return []
     if choice is True or choice == "":
-        raise CommandError("-setup needs an arrangement: -setup=ARRANGEMENT (send \""
-                           f"{game.variant.name} help\" for the list).")
+        raise CommandError(_("-setup needs an arrangement: -setup=ARRANGEMENT (send \"{command}\" for "
+                             "the list).").format(command=f"{game.variant.name} help"))
     # chosen through Game.setup even when the rules core took it as a parameter: it checks that
     # the game has the standard start
     arranged = _choose(game, challenger_side, str(choice))

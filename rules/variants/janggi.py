@@ -90,16 +90,16 @@ def _arrangement(key: str, hangul: str, romanized: str, letters: str, english: s
 # inner (an-sang), outer (bakkat-sang), left (oen-sang: the left elephant outside), right (oreun-sang).
 ARRANGEMENTS: tuple[Arrangement, ...] = (
     _arrangement("inner", "마상상마", "ma-sang-sang-ma", "HEEH",
-                 "horses beside the chariots, elephants inside: the standard arrangement", "kept",
+                 N_("horses beside the chariots, elephants inside: the standard arrangement"), N_("kept"),
                  ("안상", "an-sang", "standard", "default")),
     _arrangement("left", "상마상마", "sang-ma-sang-ma", "EHEH",
-                 "on your left the elephant beside the chariot, on your right the horse", "left swapped",
-                 ("왼상", "oen-sang")),
+                 N_("on your left the elephant beside the chariot, on your right the horse"),
+                 N_("left swapped"), ("왼상", "oen-sang")),
     _arrangement("right", "마상마상", "ma-sang-ma-sang", "HEHE",
-                 "on your left the horse beside the chariot, on your right the elephant", "right swapped",
-                 ("오른상", "oreun-sang")),
+                 N_("on your left the horse beside the chariot, on your right the elephant"),
+                 N_("right swapped"), ("오른상", "oreun-sang")),
     _arrangement("outer", "상마마상", "sang-ma-ma-sang", "EHHE",
-                 "elephants beside the chariots, horses inside", "both swapped",
+                 N_("elephants beside the chariots, horses inside"), N_("both swapped"),
                  ("바깥상", "bakkat-sang")),
 )
 STANDARD = ARRANGEMENTS[0]
