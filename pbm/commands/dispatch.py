@@ -108,15 +108,15 @@ def _multiple(ctx: Context, body: str) -> None:
     blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
     commands, comment = lines[:blank], "\n".join(lines[blank + 1:])
     if not commands:
-        _refuse(ctx, parse.split("multiple"), CommandError(
+        _refuse(ctx, parse.split("multiple"), CommandError(_(
             "With the subject \"multiple\", write one command per line in the body, up to the "
-            "first blank line; there were none."))
+            "first blank line; there were none.")))
     for line in commands[:parse.MAX_MULTIPLE]:
         _run(ctx, line, comment)
     if len(commands) > parse.MAX_MULTIPLE:
-        _refuse(ctx, parse.split("multiple"), CommandError(
-            f"Only the first {parse.MAX_MULTIPLE} commands of a multiple mail are carried out; send the "
-            f"other {len(commands) - parse.MAX_MULTIPLE} in another mail."))
+        _refuse(ctx, parse.split("multiple"), CommandError(_(
+            "Only the first {n} commands of a multiple mail are carried out; send the other {rest} in "
+            "another mail.").format(n=parse.MAX_MULTIPLE, rest=len(commands) - parse.MAX_MULTIPLE)))
 
 
 def _run(ctx: Context, line: str, comment: str) -> None:

@@ -84,20 +84,22 @@ def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, b
     unrated = params.pop("unrated", False)
     own_setup = params.pop("setup", None)
     if fen is True or fen == "":
-        raise CommandError("-fen needs a position: -fen=FEN with the FEN's spaces written as _ "
-                           "(or the placement alone).")
+        raise CommandError(_("-fen needs a position: -fen=FEN with the FEN's spaces written as _ (or "
+                             "the placement alone)."))
     if fen is not None:
         fen = fen.replace("_", " ")
     try:
         game = rules.Game.new(variant, params or None, fen)
     except rules.FenError as e:
-        raise CommandError(f"-fen: {e}.") from None
+        raise CommandError("-fen: " + wording.refusal(e)) from None
     except rules.RulesError as e:
-        ours = ", ".join(f"-{name} ({text})" for name, text in SERVER_PARAMS.items())
-        raise CommandError(f"{e}. Parameters every game takes: {ours}.") from None
+        ours = ", ".join(f"-{name} ({_(text)})" for name, text in SERVER_PARAMS.items())
+        raise CommandError(wording.refusal(e) + " " + _("Parameters every game takes: {params}.").format(
+            params=ours)) from None
     if game.result != "*":
-        raise CommandError(f"That position is already decided ({game.result}, {game.reason}); "
-                           f"start from a position where the game is still open.")
+        raise CommandError(_("That position is already decided ({result}, {why}); start from a position "
+                             "where the game is still open.").format(result=game.result,
+                                                                     why=wording.reason(game.reason or "")))
     return game, params, fen, unrated is not False, own_setup
 
 
@@ -329,8 +331,8 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
             title=board.title, number=board.number, n=dropped))
         return
     if "#" in text or text.lower() in IN_GAME:
-        raise CommandError(f"Only moves can be queued, without #N: for example queue h2e2. "
-                           f"({text} is not one.)")
+        raise CommandError(_("Only moves can be queued, without #N: for example queue h2e2. ({text} is "
+                             "not one.)").format(text=text))
     if board.to_move == user:       # nothing to wait for: it is a move
         play(ctx, board, user, text)
         return
@@ -340,8 +342,8 @@ def enqueue(ctx: Context, board: Board, user: str, text: str) -> None:
         raise CommandError(wording.refusal(e)) from None
     waiting = games.premoves(ctx.db, board, user)
     if len(waiting) >= MAX_QUEUE:
-        raise CommandError(f"Your queue already holds {MAX_QUEUE} moves ({' '.join(waiting)}); "
-                           f"clear it with: queue clear")
+        raise CommandError(_("Your queue already holds {n} moves ({moves}); clear it with: queue "
+                             "clear").format(n=MAX_QUEUE, moves=" ".join(waiting)))
     games.add_premove(ctx.db, board, user, text, ctx.now)
     line = " ".join([*waiting, text])
     _queue_answer(ctx, board, user, _(
@@ -359,13 +361,14 @@ def chat(ctx: Context, req: Request) -> None:
     user = authenticate(ctx, req.args[1], req.args[2])
     observers = games.observers(ctx.db, board)
     if user not in board.players and user not in observers:
-        raise CommandError(f"Only the players and observers of {board.title} Board {board.number} "
-                           f"can chat there; to observe it, send: {board.variant} subscribe "
-                           f"{board.number} {user} PASSWORD")
+        raise CommandError(_("Only the players and observers of {title} Board {number} can chat there; "
+                             "to observe it, send: {command}").format(
+            title=board.title, number=board.number,
+            command=f"{board.variant} subscribe {board.number} {user} PASSWORD"))
     text = ctx.publish(ctx.comment)
     if not text:
-        raise CommandError("chat sends the body of your mail to the players and observers, and the "
-                           "body was empty: write your message in the body.")
+        raise CommandError(_("chat sends the body of your mail to the players and observers, and the "
+                             "body was empty: write your message in the body."))
     say(ctx, board, user, text, observers)
 
 

@@ -39,18 +39,21 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]
     options = {}
     for name, value in given.items():
         if name not in OPTIONS:
-            known = ", ".join(f"--{n}=DAYS ({text})" for n, text in OPTIONS.items())
-            raise CommandError(f"--{name} is not a game option. The options are: {known}.")
+            known = ", ".join(f"--{n}=DAYS ({_(text)})" for n, text in OPTIONS.items())
+            raise CommandError(_("--{name} is not a game option. The options are: {known}.").format(
+                name=name, known=known))
         try:
             days = float(value)
         except ValueError:
             days = -1.0
         if not 0 <= days <= MAX_DAYS or (name == "timeout" and days == 0):
-            raise CommandError(f"--{name}={value} is not a number of days: write for example "
-                               f"--{name}=3 (or 0.5 for twelve hours), at most {MAX_DAYS:g}.")
+            raise CommandError(_("--{name}={value} is not a number of days: write for example --{name}=3 "
+                                 "(or 0.5 for twelve hours), at most {max}.").format(
+                name=name, value=value, max=f"{MAX_DAYS:g}"))
         if name == "timeout" and days < min_timeout:
-            raise CommandError(f"--timeout={value} is shorter than this server allows: a move may "
-                               f"be given at least {min_timeout:g} days (--timeout={min_timeout:g}).")
+            raise CommandError(_("--timeout={value} is shorter than this server allows: a move may be "
+                                 "given at least {min} days (--timeout={min}).").format(
+                value=value, min=f"{min_timeout:g}"))
         options[name] = days
     return options
 
