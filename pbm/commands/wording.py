@@ -27,6 +27,9 @@ LEGENDS = {
                   "H horse, R chariot, C cannon, S soldier."),
     "janggi": N_("c = Cho (moves first), h = Han.  K general, G guard, E elephant, H horse, "
                  "R chariot, C cannon, S soldier."),
+    "padwarqi": N_("r = Red (moves first), b = Black.  C chief, W warrior, P padwar, T thoat, D dwar, "
+                   "M Martian cannon, N pathan.  Every piece walks exactly its number of steps through "
+                   "empty points: \"padwarqi help\" shows the walks."),
 }
 
 
