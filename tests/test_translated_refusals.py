@@ -50,3 +50,15 @@ def test_refusals_by_mail_in_chinese_and_korean(tmp_path):
     assert "无法识别着法 'zz'。请这样写：用起点-终点坐标，例如 h3e3" in text(error)
     [error] = post.send("janggi move 101 bob Hunter22 08차87", sender="bob@example.org")
     assert "08차87은(는) 둘 수 없는 수입니다: 08의 기물은 초의 마이며, 차이(가)" in " ".join(text(error).split())
+
+
+@pytest.mark.parametrize("stored", [
+    "checkmate", "stalemate", "by agreement", "repetition", "bikjang", "alice resigned",
+    "perpetual check by Red", "perpetual chase of the cannon on b7 by Red",
+    "bikjang: decided on points, Cho 72 - Han 73.5", "bob did not move within 3 days",
+    "adjudicated by root: both agreed", "120 plies without capture",
+])
+def test_a_stored_ending_reads_as_stored_in_english_and_is_translated_otherwise(stored):
+    assert wording.reason(stored) == stored
+    with i18n.speaking("zh-Hans"):
+        assert wording.reason(stored) != stored

@@ -66,7 +66,7 @@ def _count(text: str) -> str:
 
 
 def _chase(m: re.Match) -> str:
-    return _("{side} perpetually chased the {piece} on {square}").format(
+    return _("perpetual chase of the {piece} on {square} by {side}").format(
         side=name(m["side"]), piece=name(m["piece"]), square=m["square"])
 
 
