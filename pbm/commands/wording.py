@@ -30,6 +30,11 @@ LEGENDS = {
     "padwarqi": N_("r = Red (moves first), b = Black.  C chief, W warrior, P padwar, T thoat, D dwar, "
                    "M Martian cannon, N pathan.  Every piece walks exactly its number of steps through "
                    "empty points: \"padwarqi help\" shows the walks."),
+    "giqi": N_("w = White (moves first), b = Black; + after a letter: promoted.  K king, G bodyguard "
+               "(G+ warrior), E elephant (E+ arrow), H horse (H+ heavy cavalry), L lance (L+ cannon), "
+               "R rook (R+ dragon rook), N knight (N+ dragon knight), B bishop (B+ dragon bishop), "
+               "P peasant (P+ marshal), F foot soldier (F+ queen), Y yeoman (Y+ adjutant).  Row 5 is "
+               "the river: * marks a strong square (a piece there has crossed), ~ a weak one."),
 }
 
 
