@@ -105,12 +105,12 @@ def status(ctx: Context, req: Request) -> None:
     number, _ply = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
     game = board.replay()
-    values = notify.summary(board, game, away=notify.away_lines(ctx, board))
+    values = notify.for_sender(ctx, board, game)
     last = board.moves[-1] if board.moves else None
     headline = [(ngettext("{n} move so far; the last was {move}.", "{n} moves so far; the last was {move}.",
                           board.ply) if last else ngettext("{n} move so far.", "{n} moves so far.",
                                                            board.ply)).format(
-        n=board.ply, move=notify.played(last.move, last.notation) if last else "")]
+        n=board.ply, move=notify.played(last.move, last.notation, notify.last_move_names(game)) if last else "")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(_("{user} must move by {time} UTC or lose on time.").format(
             user=board.to_move, time=board.deadline[:16]))
