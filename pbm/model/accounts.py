@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from pbm.i18n import LANGUAGES
 from pbm.model.db import Database, parse_timestamp, timestamp
 from rules.said import said  # texts a player reads, translated where they are shown
 
@@ -245,7 +246,7 @@ PREFERENCES = {
     "board": ("own", "red", "off"),     # own: from your side; red: the first player's side; off: none
     "notation": ("both", "coordinates", "wxf",      # the move list: coordinates, WXF, or both;
                  "chinese", "chinese-traditional", "korean"),   # or a style of rules.notation_styles
-    "lang": ("en", "zh-Hans", "zh-Hant", "ko"),     # the language of the mails (pbm.i18n)
+    "lang": tuple(LANGUAGES),                       # the language of the mails (pbm.i18n)
     "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
 }
 
