@@ -51,7 +51,7 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     assert "輪到 alice 走棋。" in body(mails["bob"])
     assert "（例如" in body(mails["alice"]) and "r = 红方（先走）" in body(mails["alice"])
     raw = bytes(pbm_env.message("xiangqi move 101 alice Sw0rdfish 炮二平五", sender="alice@example.org"))
-    assert b"Subject: =?utf-8?" in raw                 # the subjects below go as RFC 2047 words
+    assert b" =?utf-8?b?54Ku5LqM5bmz5LqU?=" in raw      # the subjects below go as RFC 2047 words
     game = rules.Game.new("xiangqi")
     seen = list(mails.values())
     for ply, move in enumerate(MATE):
