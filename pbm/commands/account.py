@@ -22,6 +22,11 @@ from pbm.model import accounts, games
 from pbm.outbox import compose
 
 
+# A new account in Chinese or Korean reads the moves in its own notation (in the games that have
+# it: Xiangqi for Chinese, Janggi for Korean; the others as `both`) unless it asks otherwise.
+NOTATION_OF = {"zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}
+
+
 def signup(ctx: Context, req: Request) -> None:
     user_word, password, *words = req.args
     given = [word for word in words if "=" not in word]
@@ -41,6 +46,8 @@ def signup(ctx: Context, req: Request) -> None:
     told = i18n.from_header(ctx.incoming.language)
     if "lang" not in chosen and told:
         chosen["lang"] = told
+    if "notation" not in chosen and chosen.get("lang") in NOTATION_OF:   # a reader's own notation
+        chosen["notation"] = NOTATION_OF[chosen["lang"]]
     if chosen:
         accounts.set_preferences(ctx.db, user_id, chosen)
     prefs = accounts.preferences(ctx.db, user_id)
