@@ -94,7 +94,7 @@ class Game:
         v = self.variant
         s = self._side(side)
         if not v.arrangements:
-            raise IllegalMove(f"{v.title} has no setup choice")
+            raise IllegalMove(said("{game} has no setup choice", game=said(v.title)))
         arrangement = choose_arrangement(v.arrangements, choice)
         refusal = self._setup_refusal(s)
         if refusal:
@@ -122,14 +122,15 @@ class Game:
     def _setup_refusal(self, s: int) -> str | None:
         v = self.variant
         if not v.arrangements:
-            return f"{v.title} has no setup choice"
+            return said("{game} has no setup choice", game=said(v.title))
         if self.start_fen != v.start_fen:
-            return ("this game began from a position of its own, not the standard start, so its setup "
-                    "cannot be chosen")
+            return said("this game began from a position of its own, not the standard start, so its "
+                        "setup cannot be chosen")
         if self.result != "*":
             return f"the game is over ({self.result}, {self.reason})"
         if (self.ply + (s == 0)) // 2:  # the moves that side has made (the first player moves first)
-            return f"{v.side_names[s]} has made its first move; the setup is chosen before it"
+            return said("{side} has made its first move; the setup is chosen before it",
+                        side=said(v.side_names[s]))
         return None
 
     def _side(self, side: str) -> int:

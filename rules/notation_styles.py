@@ -92,7 +92,8 @@ def read_names(pos: Position, text: str, legal: list[Move]) -> Move | None:
 
 def form(v: Variant, style: str) -> str:
     """How to write a move of `v` in `style`, e.g. "in WXF such as C2=5 or H8+7"."""
-    example = "h3e3 (also h3-e3, H3-E3, h3xe3)" if v.notation == "wxf" else "b1c3 (also b1-c3, B1-C3, b1xc3)"
+    move, forms = ("h3e3", "h3-e3, H3-E3, h3xe3") if v.notation == "wxf" else ("b1c3", "b1-c3, B1-C3, b1xc3")
+    example = said("{move} (also {forms})", move=move, forms=forms)
     return said(FORMS[style], coordinates=example)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import NotationError, RulesError
 from rules.patterns import Leap, Slide
+from rules.said import said
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ def choose_arrangement(arrangements: tuple[Arrangement, ...], text: str) -> Arra
         if want in {_squash(w) for w in words}:
             return a
     choices = "; ".join(a.describe(n) for n, a in enumerate(arrangements, start=1))
-    raise NotationError(f"{str(text).strip()!r} is not one of the setups; choose one of: {choices}")
+    raise NotationError(said("{text} is not one of the setups; choose one of: {choices}",
+                             text=repr(str(text).strip()), choices=choices))
 
 
 @dataclass(frozen=True, eq=False)
