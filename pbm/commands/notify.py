@@ -16,7 +16,7 @@ from pbm.commands.base import Context
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
-from pbm.model.readers import Company, gather
+from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 
 
@@ -142,14 +142,14 @@ def away_lines(ctx: Context, board: Board) -> list[str]:
 
 def on_vacation(ctx: Context, board: Board) -> dict[str, vacations.Vacation]:
     """The board's players on vacation (the clock stands for them, every mail says so)."""
-    return company(ctx, board).away
+    return audience(ctx, board).away
 
 
-def company(ctx: Context, board: Board) -> Company:
+def audience(ctx: Context, board: Board) -> Audience:
     """The board's players and observers: read once per command, when first needed."""
-    if "company" not in board.rendered:
-        board.rendered["company"] = gather(ctx.db, board)
-    return board.rendered["company"]
+    if "audience" not in board.rendered:
+        board.rendered["audience"] = gather(ctx.db, board)
+    return board.rendered["audience"]
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
@@ -164,7 +164,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     ended = board.status in (games.FINISHED, games.CANCELLED)
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     notes = notes or {}
-    known = company(ctx, board)
+    known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:
         recipients = [*board.players, *known.observers]
