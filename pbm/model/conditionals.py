@@ -38,8 +38,10 @@ def plans(db: Database, board: Board, user: str) -> tuple[int | None, list[list[
 def replace(db: Database, board: Board, user: str, ply: int, tree: list[list[str]]) -> None:
     """`user`'s tree is now `tree`, starting after `ply` moves (an empty tree: none)."""
     clear(db, board, user)
-    db.executemany("INSERT OR IGNORE INTO conditionals (game_id, user_id, ply, line) VALUES (?, ?, ?, ?)",
-                   [(board.id, user, ply, " ".join(line)) for line in tree if line])
+    for line in tree:
+        if line:
+            db.execute("INSERT OR IGNORE INTO conditionals (game_id, user_id, ply, line) VALUES (?, ?, ?, ?)",
+                       [board.id, user, ply, " ".join(line)])
 
 
 def clear(db: Database, board: Board, user: str | None = None) -> int:
