@@ -48,6 +48,8 @@ def token_usage(ctx: Context) -> list[str]:
     forms = "coordinates or WXF" if game.variant.notation == "wxf" else "coordinates"
     lines = [f"MOVE[#N]            (in {forms}, for example {example} or {example}#{board.ply + 1})",
              "queue MOVE          (a premove; queue clear empties the queue)",
+             "conditional         (your branches on the lines below it)",
+             "submit MOVE | confirm",
              "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
     if game.variant.arrangements:
         lines.append("setup ARRANGEMENT   (before your first move)")

@@ -27,7 +27,7 @@ from pbm.model.games import Board
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",
     "reminder": "days until the player to move is reminded (default 7; 0: never)",
-    "clock": "BANK+INCREMENT: days in all, and days more after each move (say 10+1)",
+    "clock": "days in all, and more after each move (10+1)",
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
