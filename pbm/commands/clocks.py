@@ -56,7 +56,8 @@ def days(amount: float) -> str:
 
 
 def span(left: timedelta) -> str:
-    """`9 days 14 hours`, `5 hours`, `40 minutes`."""
+    """`9 days 14 hours`, `5 hours`, `40 minutes` (to the nearest minute, then cut to hours)."""
+    left = timedelta(minutes=round(left.total_seconds() / 60))
     whole_days, hours, minutes = left.days, left.seconds // 3600, left.seconds // 60 % 60
     parts = [f"{whole_days} day{'s' * (whole_days != 1)}"] if whole_days > 0 else []
     if hours:

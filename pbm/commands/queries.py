@@ -99,7 +99,7 @@ def status(ctx: Context, req: Request) -> None:
     game = board.replay()
     values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} moves so far"
+    headline = [f"{board.ply} move{'s' * (board.ply != 1)} so far"
                 + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
