@@ -246,3 +246,42 @@ def test_notify_sends_a_notice_when_a_game_ends(pbm_env: PbmEnv) -> None:
     assert notice["Subject"] == "Xiangqi Board 101 over: bob won (alice resigned)"
     assert "Xiangqi Board 101 (alice - bob) is over: won by bob: alice resigned." in flat(notice)
     assert any(part.get_filename() == "xiangqi-101.pgn" for part in notice.iter_attachments())
+
+
+def test_notices_for_every_game_of_ones_own_and_off(tmp_path) -> None:
+    from support.postoffice import PostOffice, text
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    [answer] = post.send("xiangqi notify alice Sw0rdfish")
+    assert "You will get a notice when any game of yours ends." in text(answer)
+    board = post.challenge()
+    post.move(board, "alice", "h3e3")
+    post.move(board, "bob", "h10g8")
+    mails = post.send(f"xiangqi resign {board} bob Hunter22", sender="bob@example.org")
+    notices = [m for m in mails if m["To"] == A and "is over:" in text(m)]
+    assert len(notices) == 1 and "won by alice: bob resigned" in " ".join(text(notices[0]).split())
+    [answer] = post.send("xiangqi notify alice Sw0rdfish off")
+    assert "Your end-of-game notices are off (1 dropped)." in text(answer)
+
+
+def test_a_tree_wins_over_the_queue_which_stays_only_if_it_agrees(tmp_path) -> None:
+    from support.postoffice import PostOffice, text
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    board = post.challenge()
+    post.move(board, "alice", "h3e3")
+    post.send(f"xiangqi queue {board} alice Sw0rdfish b1c3")
+    post.send(f"xiangqi queue {board} alice Sw0rdfish a1b1")
+    post.send(f"xiangqi conditional {board} alice Sw0rdfish", "h10g8 H2+3\nb10c8 b1c3\n")
+    mails = post.move(board, "bob", "h10g8")                # the tree's h1g3, not the queued b1c3
+    alice = " ".join(text(next(m for m in mails if m["To"] == A)).split())
+    assert "alice played h1g3 (H2+3) (Auto)." in alice
+    assert "Your conditional move h1g3 was played instead of your queued b1c3, so your queue was " \
+           "cleared." in alice
+    assert post.db.execute("SELECT count(*) FROM premoves").fetchone() == (0,)
+    post.send(f"xiangqi queue {board} alice Sw0rdfish i1h1")
+    post.send(f"xiangqi queue {board} alice Sw0rdfish a1a2")
+    post.send(f"xiangqi conditional {board} alice Sw0rdfish", "i10h10 R1=2\n")
+    mails = post.move(board, "bob", "i10h10")               # the same move: the queue goes on
+    assert "alice played i1h1 (R1=2) (Auto)." in " ".join(text(mails[-1]).split())
+    assert post.db.execute("SELECT move FROM premoves").fetchall() == [("a1a2",)]
