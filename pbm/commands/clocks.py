@@ -104,9 +104,11 @@ def charge(ctx: Context, board: Board, mover: str, auto: bool) -> None:
     clock = banks.terms(board.options)
     if clock is None:
         return
-    stored = banks.left(ctx.db, board)[board.players.index(mover)]
-    left = stored if auto else _running(ctx, board, mover, stored)[0]
-    banks.store(ctx.db, board, mover, left + clock[1] * DAY)
+    both = list(banks.left(ctx.db, board))
+    index = board.players.index(mover)
+    left = both[index] if auto else _running(ctx, board, mover, both[index])[0]
+    both[index] = left + clock[1] * DAY
+    banks.store(ctx.db, board, *both)
 
 
 def turn_time(ctx: Context, board: Board) -> timedelta:

@@ -54,10 +54,11 @@ def notify(ctx: Context, req: Request) -> None:
 
 def send(ctx: Context, board: Board, subject: str, root: str, attachments: tuple) -> None:
     """The notices of `board`'s end (sent with its final mails: their `subject`, thread and PGN)."""
+    lines = [f"{board.title} Board {board.number} ({board.player1} - {board.player2}) is over: "
+             f"{describe_end(board)}.",
+             f"The record is attached. For the final board, send: {board.variant} show {board.number}"]
     for user in notices.readers(ctx.db, board):
         address = accounts.mail_address(ctx.db, user)
         if address:
-            ctx.out.append(compose.notify(address, subject, compose.render("note.j2", lines=[
-                f"{board.title} Board {board.number} ({board.player1} - {board.player2}) is over: "
-                f"{describe_end(board)}.", f"The record is attached. For the final board, send: {board.variant} show "
-                              f"{board.number}"]), root=root, kind="note", attachments=attachments))
+            ctx.out.append(compose.notify(address, subject, compose.render("note.j2", lines=lines), root=root,
+                                          kind="note", attachments=attachments))

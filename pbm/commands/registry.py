@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import account, admin, away, conditional, notices, play, queries, seeking, setups, submit, turns
+from pbm.commands import (
+    account,
+    admin,
+    away,
+    conditional,
+    notices,
+    play,
+    queries,
+    seeking,
+    setups,
+    submit,
+    turns,
+)
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 

@@ -28,9 +28,7 @@ def left(db: Database, board: Board) -> tuple[float, float]:
     return bank, bank
 
 
-def store(db: Database, board: Board, user: str, seconds: float) -> None:
-    """`user`'s clock now holds `seconds`."""
-    first, second = left(db, board)
-    first, second = (seconds, second) if user == board.player1 else (first, seconds)
+def store(db: Database, board: Board, first: float, second: float) -> None:
+    """player1's clock now holds `first` seconds, player2's `second`."""
     db.execute("INSERT INTO clocks (game_id, left1, left2) VALUES (?, ?, ?) ON CONFLICT (game_id) "
                "DO UPDATE SET left1 = excluded.left1, left2 = excluded.left2", [board.id, first, second])
