@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import Message
 
+from pbm import clock
 from pbm.commands import dispatch, precheck
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
@@ -94,7 +95,7 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
     what lets `pbm serve` keep up when many messages arrive at once.  A transient failure leaves
     nothing recorded: every result is then the TransientError.
     """
-    now = now or datetime.now(timezone.utc)
+    now = now or clock.now()
     for arrival in arrived:
         for password, stored, right in arrival.checked:
             accounts.remember(password, stored, right)

@@ -20,7 +20,7 @@ from datetime import datetime
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, parse, play, registry, setups
+from pbm.commands import conditional, notify, parse, play, registry, setups, submit
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
@@ -48,6 +48,8 @@ def token_usage(ctx: Context) -> list[str]:
     forms = "coordinates or WXF" if game.variant.notation == "wxf" else "coordinates"
     lines = [f"MOVE[#N]            (in {forms}, for example {example} or {example}#{board.ply + 1})",
              "queue MOVE          (a premove; queue clear empties the queue)",
+             "conditional         (your branches on the lines below it)",
+             "submit MOVE | confirm",
              "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
     if game.variant.arrangements:
         lines.append("setup ARRANGEMENT   (before your first move)")
@@ -177,7 +179,7 @@ _OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ ([a-z][a-z0-9_]*|over: .*?
 
 
 TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",
-                         "accept", "reject", "undo", "pass"})
+                         "accept", "reject", "undo", "pass", "conditional", "submit", "confirm"})
 
 
 _OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
@@ -268,6 +270,12 @@ def _token_reply(ctx: Context) -> None:
             play.enqueue(ctx, board, user, words[1])
         elif verb == "setup" and len(words) >= 2:
             setups.arrange(ctx, board, user, " ".join(words[1:]))
+        elif verb == "conditional" and len(words) <= 2:
+            conditional.arrange(ctx, board, user, " ".join(words[1:]) or comment)
+        elif verb == "submit" and len(words) == 2:
+            submit.propose(ctx, board, user, words[1])
+        elif verb == "confirm" and len(words) == 1:
+            submit.carry_out(ctx, board, user)
         elif len(words) == 1:
             play.act(ctx, board, user, words[0])
         else:

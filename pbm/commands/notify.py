@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue
-from pbm.commands import movelist
+from pbm.commands import clocks, movelist, notices
 from pbm.commands.base import Context
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
@@ -133,11 +133,12 @@ def for_sender(ctx: Context, board: Board, game: rules.Game, upto: int | None = 
 
 
 def away_lines(ctx: Context, board: Board) -> list[str]:
-    """Which players of a running game are on vacation, and until when."""
+    """Which players of a running game are on vacation, and until when; and, in a game with a
+    clock, the time each player has left (pbm.commands.clocks)."""
     if board.status != games.ACTIVE:
         return []
     away = on_vacation(ctx, board)
-    return [vacations.line(away[user]) for user in board.players if user in away]
+    return [vacations.line(away[user]) for user in board.players if user in away] + clocks.lines(ctx, board)
 
 
 def on_vacation(ctx: Context, board: Board) -> dict[str, vacations.Vacation]:
@@ -163,6 +164,8 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     root = thread(ctx, board)
     ended = board.status in (games.FINISHED, games.CANCELLED)
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
+    if ended:
+        notices.send(ctx, board, subject(board), root, attachments)
     notes = notes or {}
     known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, setups, turns
+from pbm.commands import conditional, notify, setups, turns
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -247,13 +247,14 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     asker = board.offer_by
     games.take_back(ctx.db, board, plies)
     games.clear_premoves(ctx.db, board)
+    notes = conditional.drop(ctx, board, f"{taken} was taken back")
     board.offer = board.offer_by = None
     game = board.replay()
     board.to_move = board.player_of(game.turn)
     turns.schedule(ctx, board)
     games.add_event(ctx.db, board, "undo", user, taken, ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, game, actor=user, headline=[
+    notify.board_mails(ctx, board, game, actor=user, notes=notes, headline=[
         f"{user} agreed to take back {taken} at {asker}'s request. Queued moves were cleared."])
 
 

@@ -1,4 +1,5 @@
-"""Commands that only look: list, all show, show, status, games, history, standings, preview.
+"""Commands that only look: list, all show, show, status, games, history, standings, preview,
+replay.
 
 None needs a password.  Lists are capped (the newest first for finished games), so that a server
 with 100,000 finished games answers as fast as one with a hundred.
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify
+from pbm.commands import conditional, notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -98,10 +99,11 @@ def status(ctx: Context, req: Request) -> None:
     game = board.replay()
     values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} moves so far"
+    headline = [f"{board.ply} move{'s' * (board.ply != 1)} so far"
                 + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
+    headline += conditional.shown_to_owner(ctx, board, game)
     watchers = games.observers(ctx.db, board)
     if watchers:
         headline.append(f"Observed by {', '.join(watchers)}.")
@@ -177,14 +179,34 @@ def standings(ctx: Context, req: Request) -> None:
 def preview(ctx: Context, req: Request) -> None:
     number, _ = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
-    game = board.replay()
+    game, played, outcome = tried(board, board.replay(), req.args[1:], "preview")
+    answer_tried(ctx, board, game, f"Preview only, nothing was saved: after {' '.join(played)} {outcome}.")
+
+
+def replay(ctx: Context, req: Request) -> None:
+    """`GAME replay BOARD MOVENO [MOVES...]`: the board after move MOVENO, with MOVES tried on it."""
+    number, _ = board_number(req.args[0])
+    board = find_board(ctx, req.game, number)
+    if not req.args[1].isdigit() or int(req.args[1]) > board.ply:
+        raise CommandError(f"MOVENO is a number of moves from 0 to {board.ply} (the moves played on "
+                           f"{board.title} Board {board.number} so far); {req.args[1]} is not one.")
+    upto = int(req.args[1])
+    game, played, outcome = tried(board, board.replay().at(upto), req.args[2:], "replay")
+    tail = f", then {' '.join(played)} tried on it: {outcome}" if played else f": {outcome}"
+    answer_tried(ctx, board, game, f"Replay only, nothing was saved. The position after move {upto} "
+                                    f"of {board.ply}{tail}.")
+
+
+def tried(board: Board, game: rules.Game, moves: list[str], what: str) -> tuple[rules.Game, list[str], str]:
+    """`moves` played on `game` (a copy): (it, the moves as played, what the position would be);
+    CommandError naming the first move that cannot be played."""
     played = []
-    for i, text in enumerate(req.args[1:], start=1):
+    for i, text in enumerate(moves, start=1):
         try:
             game.play(text)
         except rules.RulesError as e:
             done = f" (after {' '.join(played)})" if played else ""
-            raise CommandError(f"Move {i} of the preview{done}: {e}.") from None
+            raise CommandError(f"Move {i} of the {what}{done}: {e}.") from None
         played.append(notify.played(game.moves[-1], game.notation[-1]))
     if game.result != "*":
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
@@ -193,8 +215,14 @@ def preview(ctx: Context, req: Request) -> None:
     else:
         mover = board.player_of(game.turn)
         outcome = f"it would be {mover}'s turn" + (f", and {mover} would be in check" if game.in_check() else "")
+    return game, played, outcome
+
+
+def answer_tried(ctx: Context, board: Board, game: rules.Game, line: str, footer: list[str] = (),
+                 reply_to: str | None = None) -> None:
+    """The board of `game` (a copy with moves tried on it), headed by `line`, to the sender."""
     values = notify.for_sender(ctx, board, game)
-    values["status"] = [f"Preview only, nothing was saved: after {' '.join(played)} {outcome}."]
-    values["moves"] = ""
-    ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],
-               comment=None, footer=[])
+    values.update(status=[], moves="", headline=[line], notes=[], comment=None, footer=list(footer))
+    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} preview",
+                                  compose.render("board.j2", **values), root=notify.thread(ctx, board),
+                                  reply_to=reply_to, kind="note"))

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import account, admin, away, play, queries, seeking, setups, turns
+from pbm.commands import (
+    account,
+    admin,
+    away,
+    conditional,
+    notices,
+    play,
+    queries,
+    seeking,
+    setups,
+    submit,
+    turns,
+)
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 
@@ -166,6 +178,31 @@ COMMANDS: list[Command] = [
             play.subscribe, game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("unsubscribe", "BOARD USERID PASSWORD", "stop observing a game", play.unsubscribe,
             game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("conditional", "BOARD USERID PASSWORD [clear]", "moves played for you if your opponent "
+            "plays what you foresaw", conditional.conditional, game=True,
+            min_args=3, max_args=4, passwords=(2,),
+            details="Each line of the body is a branch: your opponent's move, your reply, then maybe "
+                    "their next move and your reply to it (h10g8 h1g3 i10h10 i1h1), in any notation "
+                    "the game reads. Every line is checked at once; one that cannot be played refuses "
+                    "the whole tree. When your opponent moves, the branch that begins with that move "
+                    "is played for you at once (Auto), and the rest of it kept; every other branch "
+                    "is dropped. Only you see your tree (in status). It wins over your queue. A new "
+                    "tree replaces the old; clear drops it. Or reply to a game mail with conditional "
+                    "on the first line and the branches below."),
+    Command("submit", "BOARD USERID PASSWORD MOVE", "see your move on the board before you "
+            "play it (then confirm)", submit.submit, game=True, min_args=4, max_args=4, passwords=(2,),
+            details="Nothing is played: the answer, headed Preview, shows the board after the move. "
+                    "Play it with confirm, which is refused if the position has changed since."),
+    Command("confirm", "BOARD USERID PASSWORD", "play the move you submitted", submit.confirm,
+            game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("notify", "USERID PASSWORD [BOARD...|off]", "a notice when these games end (no BOARD: "
+            "every game of yours)", notices.notify, game=True, min_args=2, max_args=2 + 20,
+            passwords=(1,),
+            details="With BOARDs: one short mail, with the result and the PGN record, when each of "
+                    "those running games ends (anyone's game). Without a BOARD: such a notice at the "
+                    "end of every game of yours of this kind, now and later. off drops them all."),
+    Command("replay", "BOARD MOVENO [MOVE...]", "the board after move MOVENO, with moves tried on "
+            "it; nothing is saved", queries.replay, game=True, min_args=2, max_args=40),
     Command("help", "", "the rules of the game and these commands", game_help, game=True),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             "admin: decide a game (WINNER is a user id or a side)", admin.adjudicate, game=True,

@@ -7,10 +7,12 @@ and expires_at.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
+
+from pbm import clock
 
 from pbm.commands import away as vacation
-from pbm.commands import notify, seeking, turns
+from pbm.commands import clocks, notify, seeking, turns
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.mail.messages import Outgoing
@@ -30,7 +32,7 @@ def run_due(db: Database, config: Config) -> int:
 def queue_due(db: Database, config: Config) -> int:
     """The timers and the purge of old message bodies (retention), inside the caller's transaction
     (`pbm serve` has its writer run this); returns the mails queued."""
-    now = datetime.now(timezone.utc)
+    now = clock.now()
     received.purge(db, config, now)
     return len(queue(db, config, mails(db, config, now), now))
 
@@ -61,13 +63,23 @@ def run(ctx: Context) -> None:
 
 
 def _time_out(ctx: Context, board: games.Board) -> None:
+    """The player to move has run out of time: they lose -- unless their opponent could not win
+    any more (no piece that can reach the king, as the dead-position rule says): then a draw."""
     loser = board.to_move
-    days = board.options["timeout"]
-    turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {days:g} days")
+    opponent = board.opponent(loser)
+    game = board.replay()
     games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
+    timeout = board.options.get("timeout")
+    if game.could_win(board.turn_of(opponent)):
+        turns.finish(ctx, board, opponent, f"{loser} did not move within {clocks.days(timeout)}"
+                     if timeout else f"{loser} ran out of time")
+        headline = f"{loser} has lost on time: the limit is {clocks.rule(board)}."
+    else:
+        turns.finish(ctx, board, None, f"{loser} ran out of time, and {opponent} could not win")
+        headline = (f"{loser} has run out of time, but {opponent} has no piece left that could "
+                    f"win, so the game is drawn.")
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=None,
-                       headline=[f"{loser} has lost on time: the limit is {days:g} days per move."])
+    notify.board_mails(ctx, board, game, actor=None, headline=[headline])
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:
@@ -81,22 +93,11 @@ def _lapse(ctx: Context, board: games.Board) -> None:
         f"{days:g} days. The game is cancelled and does not count."])
 
 
-def _time_left(left: timedelta) -> str:
-    """`2 days 3 hours`, `5 hours`, `40 minutes`."""
-    days, hours, minutes = left.days, left.seconds // 3600, left.seconds // 60 % 60
-    parts = [f"{days} day{'s' * (days != 1)}"] if days else []
-    if hours or (days and not parts):
-        parts.append(f"{hours} hour{'s' * (hours != 1)}")
-    if not days and not hours:
-        parts.append(f"{max(minutes, 1)} minute{'s' * (minutes != 1)}")
-    return " ".join(parts)
-
-
 def _remind(ctx: Context, board: games.Board) -> None:
     games.reminded(ctx.db, board)
     line = f"Reminder: it is your move on {board.title} Board {board.number}."
     if board.deadline:
-        line += (f" You have {_time_left(parse_timestamp(board.deadline) - ctx.now)} left: if you do "
+        line += (f" You have {clocks.span(parse_timestamp(board.deadline) - ctx.now)} left: if you do "
                  f"not move by {board.deadline[:16]} UTC, you lose on time.")
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[line],
                        recipients=[board.to_move])

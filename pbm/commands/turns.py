@@ -18,27 +18,36 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
-from pbm.commands import notify
+from pbm.commands import clocks, conditional, notify
 from pbm.commands.base import CommandError, Context
-from pbm.model import games, ratings
+from pbm.model import conditionals, games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
 
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",
     "reminder": "days until the player to move is reminded (default 7; 0: never)",
+    "clock": "days in all, and more after each move (10+1)",
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
 
 
-def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]:
-    """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}, or CommandError."""
-    options = {}
+def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float | str]:
+    """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}; --clock=10+1 -> {"clock":
+    "10+1"} (pbm.commands.clocks); or CommandError."""
+    options: dict[str, float | str] = {}
+    if "clock" in given and len(given) > 1:
+        raise CommandError("--clock goes alone: it replaces --timeout, and has its own reminder "
+                           "(when a quarter of the bank or two days are left).")
     for name, value in given.items():
         if name not in OPTIONS:
-            known = ", ".join(f"--{n}=DAYS ({text})" for n, text in OPTIONS.items())
+            known = ", ".join(f"--{n}={'DAYS' if n != 'clock' else 'BANK+INCREMENT'} ({text})"
+                              for n, text in OPTIONS.items())
             raise CommandError(f"--{name} is not a game option. The options are: {known}.")
+        if name == "clock":
+            options[name] = clocks.parse(value, MAX_DAYS)
+            continue
         try:
             days = float(value)
         except ValueError:
@@ -62,7 +71,9 @@ def schedule(ctx: Context, board: Board) -> None:
         return
     timeout = board.options.get("timeout")
     clock_runs = board.accepted or board.to_move == board.challenger
-    _wind(ctx, board, timedelta(days=timeout) if timeout and clock_runs else None)
+    limit = clocks.turn_time(ctx, board) if "clock" in board.options else \
+        timedelta(days=timeout) if timeout else None
+    _wind(ctx, board, limit if clock_runs else None)
     if board.to_move in notify.on_vacation(ctx, board):
         pause(ctx, board)
 
@@ -85,6 +96,10 @@ def resume(ctx: Context, board: Board) -> None:
 
 def _wind(ctx: Context, board: Board, left: timedelta | None) -> None:
     """Deadline after `left` (None: no time limit), and the reminder due before it."""
+    if "clock" in board.options:
+        board.deadline = timestamp(ctx.now + left) if left is not None else None
+        board.remind_at = clocks.remind_at(ctx, board, left)
+        return
     timeout = board.options.get("timeout")
     reminder = board.options.get("reminder", DEFAULT_REMINDER_DAYS)
     if timeout and reminder:
@@ -121,6 +136,7 @@ def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
     board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
+    conditionals.clear(ctx.db, board)
     if board.rated and board.accepted:
         score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
         ratings.record(ctx.db, board.variant, board.player1, board.player2, score, board.id,
@@ -134,15 +150,19 @@ def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> 
     board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
+    conditionals.clear(ctx.db, board)
 
 
 def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: bool,
-                headline: list[str]) -> None:
-    """Store the move just played on `game`; a pending offer the move answers lapses."""
+                headline: list[str], *, foreseen: bool = False) -> None:
+    """Store the move just played on `game`; a pending offer the move answers lapses.  `auto`: from
+    the queue, or (`foreseen`) from the mover's conditional moves -- which the opponent must not
+    learn of, so that one reads only (Auto)."""
     move, notation = game.moves[-1], game.notation[-1]
+    clocks.charge(ctx, board, mover, auto)
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     consent(ctx, board, mover)
-    queued = " from the queue (Auto)" if auto else ""
+    queued = " (Auto)" if foreseen else " from the queue (Auto)" if auto else ""
     did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
     headline.append(f"{mover} {did}{queued}.")
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
@@ -151,13 +171,53 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
         board.offer = board.offer_by = None
 
 
+def _play_foreseen(ctx: Context, board: Board, game: rules.Game, move: str, waiting: list[str],
+                   notes: dict[str, list[str]]) -> bool:
+    """Play the conditional move of the player to move on `game`; the queue gives way to it (kept
+    when its first move is this one).  False, and the player told, if it is not legal now."""
+    owner = board.to_move
+    try:
+        game.play(move)
+    except rules.RulesError as e:
+        conditionals.clear(ctx.db, board, owner)
+        notes.setdefault(owner, []).append(f"Your conditional move {move} was not played: {e}. "
+                                           f"Your conditional moves were dropped.")
+        return False
+    if waiting and _reads_as(game, waiting[0], move):
+        games.pop_premove(ctx.db, board, owner)
+    elif waiting:
+        games.clear_premoves(ctx.db, board, owner)
+        notes.setdefault(owner, []).append(f"Your conditional move {move} was played instead of your "
+                                           f"queued {waiting[0]}, so your queue was cleared.")
+    return True
+
+
+def _reads_as(game: rules.Game, text: str, move: str) -> bool:
+    """Whether `text` (a queued move, in any notation) is `move`, the move just played on `game`."""
+    game.undo()
+    try:
+        same = game.play(text) == move
+        game.undo()
+    except rules.RulesError:
+        same = False
+    game.play(move)
+    return same
+
+
 def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
              notes: dict[str, list[str]]) -> None:
     """After a move: end the game if the rules say so, else play the queued premoves that have
     become due, set the timers, and save."""
     while game.result == "*":
         board.to_move = board.player_of(game.turn)
-        queued = games.pop_premove(ctx.db, board, board.to_move)
+        ply, tree, waiting = conditionals.plans(ctx.db, board, board.to_move)
+        foreseen = conditional.reply(ctx, board, game, board.to_move, ply, tree, notes) if tree else None
+        if foreseen is not None:
+            if not _play_foreseen(ctx, board, game, foreseen, waiting, notes):
+                break
+            record_move(ctx, board, game, board.to_move, True, headline, foreseen=True)
+            continue
+        queued = games.pop_premove(ctx.db, board, board.to_move) if waiting else None
         if queued is None:
             break
         try:

@@ -40,6 +40,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     history standings chat subscribe unsubscribe challenge adjudicate forfeit cancel
     accept propose reject undo pass clear rated unrated off record player seek seeks accept-seek vacation
     reset set
+    conditional submit confirm notify replay
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 

@@ -256,10 +256,45 @@ INSERT INTO outbox_bodies (id, raw) SELECT id, raw FROM outbox;
 ALTER TABLE outbox DROP COLUMN raw;
 """
 
+# 7: correspondence play: conditional moves (a tree of branches per player, each row one line from
+# the position at `ply`), clocks with a bank and an increment, a submitted move waiting for its
+# confirmation, and end-of-game notices.
+CORRESPONDENCE = """
+CREATE TABLE conditionals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    ply INTEGER NOT NULL,               -- moves played when the line's first (the opponent's) move is due
+    line TEXT NOT NULL,                 -- coordinate moves, blank-separated: opponent, reply, opponent...
+    PRIMARY KEY (game_id, user_id, line)
+) WITHOUT ROWID;
+
+CREATE TABLE clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    left1 REAL NOT NULL,                -- seconds on player1's clock when their turn began / they last moved
+    left2 REAL NOT NULL                 -- the same for player2
+);
+
+CREATE TABLE submitted (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    move TEXT NOT NULL,                 -- as the player wrote it
+    fen TEXT NOT NULL,                  -- the position it was submitted in: confirm plays it only there
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE end_notices (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    variant TEXT NOT NULL,
+    game_id INTEGER NOT NULL,           -- 0: every game the user plays in `variant`
+    PRIMARY KEY (variant, game_id, user_id)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
     ABUSE,
     PLAYERS,
     SPEED,
+    CORRESPONDENCE,
 ]
