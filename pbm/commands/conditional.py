@@ -43,8 +43,8 @@ def conditional(ctx: Context, req: Request) -> None:
     board = load_board(ctx, req.game, req.args[0])
     user = authenticate(ctx, req.args[1], req.args[2])
     if len(req.args) == 4 and req.args[3].lower() != "clear":
-        raise CommandError(f"The only word conditional takes after the password is clear; the "
-                           f"branches go in the body of the mail, one a line, such as: h10g8 h1g3")
+        raise CommandError("The only word conditional takes after the password is clear; the "
+                           "branches go in the body of the mail, one a line, such as: h10g8 h1g3")
     arrange(ctx, board, user, "clear" if len(req.args) == 4 else ctx.comment)
 
 
