@@ -5,3 +5,7 @@
 family of verbs (`play`, `queries`, `account`, `admin`, `away`, `seeking`, `setups`); `turns`
 records moves and ends games; `notify` writes the game mails; `timers` runs time-outs and reminders.
 """
+
+# Loaded with the package, so that every process that can end a game (a command, the timers) goes on
+# with its tournament: pbm.commands.rounds hooks itself into pbm.commands.turns.
+from pbm.commands import rounds  # noqa: E402,F401
