@@ -167,8 +167,8 @@ COMMANDS: list[Command] = [
     Command("unsubscribe", "BOARD USERID PASSWORD", "stop observing a game", play.unsubscribe,
             game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("help", "", "the rules of the game and these commands", game_help, game=True),
-    Command("tournament", "create|join|leave|start|show|withdraw|cancel NAME [USERID PASSWORD]",
-            "run or enter a tournament (round robin, Swiss, knockout)", tournament.tournament,
+    Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
+            "ACTION: create, join, leave, start, show, withdraw, cancel", tournament.tournament,
             game=True, min_args=2, max_args=5, params=True, passwords=(3,),
             details="create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
                     "[--double] [--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a "

@@ -12,6 +12,8 @@ unless the tournament is not, and a resignation before one's first move is a los
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import rules
 from pbm import catalogue
 from pbm.commands import notify, play, turns
@@ -56,29 +58,34 @@ def result_of(board: Board, white: str) -> str:
 
 
 def advance(ctx: Context, t: Tournament) -> None:
-    """Start what is due once no game of the round is being played: the next round (or a
-    knockout's replays), else the end of the tournament."""
-    started = False
+    """Start what is due: a knockout's replays at once, and once no game of the round is being
+    played, the next round, else the end of the tournament."""
+    before, started = t.round, False
     while t.status == tournaments.RUNNING:
         rows = tournaments.played(ctx.db, t)
-        if any(p.game.result is None and not p.game.bye for p in rows):
-            break
         entries = tournaments.entries(ctx.db, t)
-        pairings = next_pairings(t, entries, [p.game for p in rows])
+        played = [p.game for p in rows]
+        withdrawn = {e.user for e in entries if e.withdrawn}
+        owed = knockout.replays(played, t.round, withdrawn) if t.system == "knockout" else []
+        boards = sum(1 for g in played if g.round == t.round)      # replays: the next board numbers
+        owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
+        if not owed and any(g.result is None and not g.bye for g in played):
+            break
+        pairings = owed or next_pairings(t, entries, played)
         if not pairings:
             finish(ctx, t)
             return
         start(ctx, t, pairings)
         started = True
     if started:
-        mail_round(ctx, t)
+        mail_round(ctx, t, replays=t.round == before)
 
 
 def next_pairings(t: Tournament, entries: list[Entry], played: list[Game]) -> list[Pairing]:
     entrants = [e.entrant() for e in entries]
     withdrawn = {e.user for e in entries if e.withdrawn}
     if t.system == "knockout":
-        return knockout.next_pairings(entrants, played, withdrawn)
+        return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
         return []
     return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn)
@@ -114,7 +121,7 @@ def finish(ctx: Context, t: Tournament) -> None:
     tournaments.save(ctx.db, t)
     values = report(ctx, t)
     top = values["ranked"][0]
-    names = " then ".join(TIEBREAK_NAMES[n] for n in TIEBREAKS[t.system])
+    names = ", then ".join(TIEBREAK_NAMES[n] for n in TIEBREAKS[t.system])
     out_of = sum(1 for g in values["games"] if top.user in (g.white, g.black))
     how = ("who won the final" if t.system == "knockout"
            else f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds")
@@ -123,13 +130,16 @@ def finish(ctx: Context, t: Tournament) -> None:
     mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines)
 
 
-def mail_round(ctx: Context, t: Tournament) -> None:
-    """Every player still in (and the director) hears that a round (or its replays) starts."""
+def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
+    """Every player still in (and the director) hears that a round (or replays) starts."""
     title = catalogue.title(t.variant)
     rounds_text = f"round {t.round} of {t.rounds}" if t.rounds else f"round {t.round}"
-    lines = [f"The {title} tournament {t.name} ({SYSTEMS[t.system]}): {rounds_text} has begun. "
-             f"Your game mails have come separately; answer them with your moves."]
-    mail_everyone(ctx, t, f"{title} tournament {t.name}: {rounds_text}", lines)
+    began = (f"the drawn games of {rounds_text} are replayed, colours reversed" if replays
+             else f"{rounds_text} has begun")
+    lines = [f"The {title} tournament {t.name} ({SYSTEMS[t.system]}): {began}. The game mails "
+             f"come separately; answer them with your moves."]
+    subject = f"{title} tournament {t.name}: {rounds_text}{' replays' if replays else ''}"
+    mail_everyone(ctx, t, subject, lines)
 
 
 def mail_everyone(ctx: Context, t: Tournament, subject: str, lines: list[str]) -> None:
