@@ -40,21 +40,23 @@ def tournament(ctx: Context, req: Request) -> None:
     if not low <= len(words) <= high:
         raise CommandError(f"tournament {sub} takes {_usage(req.game, sub)}, and your command has "
                            f"{len(words)} word{'s' * (len(words) != 1)} after \"{sub}\".")
+    req.safe.add(req.args[0])
     if sub != "create" and (req.params or req.options):
         raise CommandError("Only tournament create takes -parameters and --options.")
-    if tournaments.name_problem(words[0]):
-        raise CommandError(tournaments.name_problem(words[0]))
+    user = None if sub == "show" else authenticate(ctx, words[1], words[2])
+    problem = tournaments.name_problem(words[0])
+    if problem:
+        raise CommandError(problem)
     if sub == "create":
-        create(ctx, req, words)
+        create(ctx, req, words, user)
         return
     t = tournaments.get(ctx.db, req.game, words[0])
     if t is None:
         raise CommandError(f"There is no {catalogue.title(req.game)} tournament {words[0].lower()}. "
                            f"Send \"{req.game} tournaments\" for the list.")
-    if sub == "show":
+    if user is None:
         show(ctx, t)
         return
-    user = authenticate(ctx, words[1], words[2])
     {"join": join, "leave": leave, "start": start, "withdraw": withdraw,
      "cancel": cancel}[sub](ctx, t, user, words[3:])
 
@@ -67,9 +69,8 @@ def _usage(game: str | None, sub: str) -> str:
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
 
 
-def create(ctx: Context, req: Request, words: list[str]) -> None:
+def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     variant, title, name = req.game, catalogue.title(req.game), words[0].lower()
-    user = authenticate(ctx, words[1], words[2])
     directors = [d.lower() for d in ctx.config.server.tournament_directors]
     if directors and user not in directors and not _admin(ctx, user):
         raise CommandError(f"On this server only these players may direct tournaments: "
