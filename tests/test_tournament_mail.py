@@ -185,3 +185,26 @@ def test_a_knockout_with_a_drawn_game_and_its_replay(pbm_env):
     assert "The winner is ben, who won the final" in prose and "by the round reached" in prose
     assert pbm_env.query("SELECT result FROM tournament_games WHERE round = 1 AND board = 1") == \
         [("1/2-1/2",)]
+
+
+def test_a_restart_of_pbm_serve_mid_round_loses_nothing(pbm_env):
+    users = PLAYERS[:4]
+    open_tournament(pbm_env, users, "--system=swiss --rounds=2")
+    start(pbm_env)
+    first, second = running(pbm_env)
+    server = pbm_env.start_server()
+    for row in (first, second):
+        white, number = row[2], row[5]
+        server.command(address(white), f"xiangqi move {number} {white} {password(white)} h3e3", 2)
+    black = first[3]
+    server.command(address(black), f"xiangqi resign {first[5]} {black} {password(black)}", 2)
+    assert server.stop() == 0
+    server = pbm_env.start_server()
+    black = second[3]
+    # the game's two end mails, two new games' two board mails each, four round mails
+    server.send(pbm_env.message(f"xiangqi resign {second[5]} {black} {password(black)}",
+                                sender=address(black)))
+    mails = pbm_env.wait_replies(10)
+    assert set(round_mails(mails, "Xiangqi tournament cup: round 2 of 2")) == set(users)
+    assert len(running(pbm_env)) == 2 and [r[0] for r in pairings(pbm_env)] == [1, 1, 2, 2]
+    assert server.stop() == 0

@@ -127,7 +127,7 @@ def finish(ctx: Context, t: Tournament) -> None:
            else f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds")
     lines = [f"The {values['title']} tournament {t.name} is over. The winner is {top.user}, {how}.",
              f"Ties are broken by {names}, then by rating at the start, then by user id."]
-    mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines)
+    mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines, values)
 
 
 def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
@@ -142,8 +142,10 @@ def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
     mail_everyone(ctx, t, subject, lines)
 
 
-def mail_everyone(ctx: Context, t: Tournament, subject: str, lines: list[str]) -> None:
-    values = report(ctx, t)
+def mail_everyone(ctx: Context, t: Tournament, subject: str, lines: list[str],
+                  values: dict | None = None) -> None:
+    """The same news to every player still in and to the director, each with their own game."""
+    values = values or report(ctx, t)
     users = [e.user for e in values["entries"] if not e.withdrawn]
     for user in dict.fromkeys([*users, t.director]):
         address = accounts.mail_address(ctx.db, user)

@@ -35,12 +35,12 @@ def tournament(ctx: Context, req: Request) -> None:
     if sub not in SUBVERBS:
         raise CommandError(f"The word after tournament says what to do, and \"{req.args[0]}\" is "
                            f"not one of: {', '.join(SUBVERBS)}. Send \"{req.game} help tournament\".")
+    req.safe.add(req.args[0])
     words = req.args[1:]
     low, high = WORDS[sub]
     if not low <= len(words) <= high:
         raise CommandError(f"tournament {sub} takes {_usage(req.game, sub)}, and your command has "
                            f"{len(words)} word{'s' * (len(words) != 1)} after \"{sub}\".")
-    req.safe.add(req.args[0])
     if sub != "create" and (req.params or req.options):
         raise CommandError("Only tournament create takes -parameters and --options.")
     user = None if sub == "show" else authenticate(ctx, words[1], words[2])
