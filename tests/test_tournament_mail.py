@@ -112,7 +112,7 @@ def test_a_swiss_played_to_the_end_by_mail(pbm_env, size):
     winner = next(m["Subject"] for m in mails if "won by" in m["Subject"]).rsplit(" ", 1)[1]
     body = final[winner]
     prose = " ".join(body.split())
-    assert f"The winner is {winner}" in prose and "broken by Buchholz, then median Buchholz" in prose
+    assert f"The winner is {winner}" in prose and "broken by Buchholz, then median Buchholz, then by rating" in prose
     assert "Final standings:\nRk User Pts Buch Med  R1  R2  R3\n 1 " + winner in body
     for mail in mails:
         if mail["Subject"].startswith("Xiangqi tournament"):
@@ -182,7 +182,7 @@ def test_a_knockout_with_a_drawn_game_and_its_replay(pbm_env):
     final = round_mails(mails, "Xiangqi tournament cup: won by ben")
     assert set(final) == set(users)
     prose = " ".join(final["hal"].split())
-    assert "The winner is ben, who won the final" in prose and "by the round reached" in prose
+    assert "The winner is ben, who won the final" in prose and "Places go by the round reached, then by points" in prose
     assert pbm_env.query("SELECT result FROM tournament_games WHERE round = 1 AND board = 1") == \
         [("1/2-1/2",)]
 

@@ -71,7 +71,7 @@ def advance(ctx: Context, t: Tournament) -> None:
         owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
         if not owed and any(g.result is None and not g.bye for g in played):
             break
-        pairings = owed or next_pairings(t, entries, played)
+        pairings = owed or next_pairings(t, entries, played, withdrawn)
         if not pairings:
             finish(ctx, t)
             return
@@ -81,9 +81,10 @@ def advance(ctx: Context, t: Tournament) -> None:
         mail_round(ctx, t, replays=t.round == before)
 
 
-def next_pairings(t: Tournament, entries: list[Entry], played: list[Game]) -> list[Pairing]:
+def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
+                  withdrawn: set[str]) -> list[Pairing]:
+    """The next round's pairings (forfeits for players who withdrew); none once it is over."""
     entrants = [e.entrant() for e in entries]
-    withdrawn = {e.user for e in entries if e.withdrawn}
     if t.system == "knockout":
         return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
@@ -123,10 +124,13 @@ def finish(ctx: Context, t: Tournament) -> None:
     top = values["ranked"][0]
     names = ", then ".join(TIEBREAK_NAMES[n] for n in TIEBREAKS[t.system])
     out_of = sum(1 for g in values["games"] if top.user in (g.white, g.black))
-    how = ("who won the final" if t.system == "knockout"
-           else f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds")
+    if t.system == "knockout":
+        how, order = "who won the final", f"Places go by {names}, then by points"
+    else:
+        how = f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds"
+        order = f"Ties on points are broken by {names}"
     lines = [f"The {values['title']} tournament {t.name} is over. The winner is {top.user}, {how}.",
-             f"Ties are broken by {names}, then by rating at the start, then by user id."]
+             f"{order}, then by rating at the start, then by user id."]
     mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines, values)
 
 
