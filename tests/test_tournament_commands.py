@@ -180,3 +180,24 @@ def test_a_cancelled_tournament_pairs_no_more(post):
     assert len(pairings(post)) == 2
     listed = text(cmd(post, "bob", "xiangqi tournaments")[0])
     assert "cup                      Swiss                 3 players  cancelled" in listed
+
+
+@pytest.mark.parametrize("size, grid", [(12, True), (13, False)])
+def test_the_crosstable_fits_78_columns_up_to_twelve_then_the_standings(tmp_path, size, grid):
+    post = PostOffice(tmp_path)
+    users = [f"p{n:02d}_longer_names" for n in range(1, size + 1)]    # 16 characters
+    for user in users:
+        post.send(f"signup {user} pw-{user}", sender=f"{user}@example.org")
+    post.send(f"xiangqi tournament create big {users[0]} pw-{users[0]} --system=roundrobin",
+              sender=f"{users[0]}@example.org")
+    for user in users:
+        post.send(f"xiangqi tournament join big {user} pw-{user}", sender=f"{user}@example.org")
+    mails = post.send(f"xiangqi tournament start big {users[0]} pw-{users[0]}",
+                      sender=f"{users[0]}@example.org")
+    round_mail = next(m for m in mails if m["Subject"] == f"Xiangqi tournament big: round 1 of "
+                                                          f"{size - 1 + size % 2}")
+    body = text(round_mail)
+    assert max(map(len, body.splitlines())) <= 78, body
+    header = body.split("Standings:\n")[1].splitlines()[0].split()
+    assert header == ["Rk", "User", "Pts", "SB", *(map(str, range(1, size + 1)) if grid else ["Gms"])]
+    assert "<table" in round_mail.get_body(("html",)).get_content()

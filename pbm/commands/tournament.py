@@ -1,7 +1,7 @@
 """Tournament commands: `GAME tournament create|join|leave|start|show|withdraw|cancel NAME ...` and
 `GAME tournaments`.  The rounds themselves go on by pbm.commands.rounds as games end.
 
-Decisions (the issue is silent):
+Decisions:
 - The director need not play; they join like anyone else if they want to.  `[server]
   tournament_directors` lists who may create tournaments (empty: every registered player); an
   administrator may always direct (start, withdraw, cancel) any tournament.
@@ -262,5 +262,6 @@ def _listed(ctx: Context, t: Tournament) -> str:
     state = {tournaments.OPEN: "open", tournaments.RUNNING: f"round {t.round}/{t.rounds}",
              tournaments.FINISHED: "finished", tournaments.CANCELLED: "cancelled"}[t.status]
     kind = ("double " if t.double else "") + rounds.SYSTEMS[t.system]
-    return f"{t.name:<24} {kind:<19} {count:>3} players  {state}"
+    players = f"{count:>3} player{'s' * (count != 1)}"
+    return f"{t.name:<24} {kind:<19} {players:<12} {state}"
 
