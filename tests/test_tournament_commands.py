@@ -201,3 +201,11 @@ def test_the_crosstable_fits_78_columns_up_to_twelve_then_the_standings(tmp_path
     header = body.split("Standings:\n")[1].splitlines()[0].split()
     assert header == ["Rk", "User", "Pts", "SB", *(map(str, range(1, size + 1)) if grid else ["Gms"])]
     assert "<table" in round_mail.get_body(("html",)).get_content()
+
+
+def test_an_entrant_leaves_before_signing_off(post):
+    entered(post, "--system=knockout", players=("bob",))
+    assert "bob is entered in the tournament Xiangqi cup. Leave it first" in answer(
+        post, "bob", "signoff bob PW")
+    cmd(post, "bob", "xiangqi tournament leave cup bob PW")
+    assert "bob has signed off." in answer(post, "bob", "signoff bob PW")

@@ -288,6 +288,7 @@ CREATE TABLE tournament_entrants (
     withdrawn_at TEXT,                  -- left or withdrawn after the start: forfeits the rest
     PRIMARY KEY (tournament_id, user_id)
 ) WITHOUT ROWID;
+CREATE INDEX tournament_entrants_user ON tournament_entrants (user_id);
 
 CREATE TABLE tournament_games (
     id INTEGER PRIMARY KEY,

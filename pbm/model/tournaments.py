@@ -121,6 +121,14 @@ def entries(db: Database, t: Tournament) -> list[Entry]:
     return [Entry(user, number, rating, bool(gone)) for user, number, rating, gone in rows]
 
 
+def entered(db: Database, user: str) -> list[Tournament]:
+    """The open or running tournaments `user` is entered in and has not withdrawn from."""
+    rows = db.execute(f"SELECT {', '.join('t.' + c for c in _COLUMNS.split(', '))} FROM tournaments t "
+                      f"JOIN tournament_entrants e ON e.tournament_id = t.id WHERE e.user_id = ? AND "
+                      f"e.withdrawn_at IS NULL AND t.status IN ('open', 'running')", [user])
+    return [_tournament(row) for row in rows]
+
+
 def join(db: Database, t: Tournament, user: str, now: datetime) -> None:
     row = db.execute("SELECT coalesce(max(number), 0) FROM tournament_entrants WHERE tournament_id = ?",
                      [t.id]).fetchone()
