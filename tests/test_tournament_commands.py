@@ -209,3 +209,19 @@ def test_an_entrant_leaves_before_signing_off(post):
         post, "bob", "signoff bob PW")
     cmd(post, "bob", "xiangqi tournament leave cup bob PW")
     assert "bob has signed off." in answer(post, "bob", "signoff bob PW")
+
+
+def test_a_knockout_of_three_gives_the_top_seed_a_bye(post):
+    entered(post, "--system=knockout")
+    cmd(post, "alice", "xiangqi tournament start cup alice PW")
+    assert [p[:4] for p in pairings(post)] == [(1, "bob", "carol", None), (1, "alice", None, None)]
+    [(_, _, _, _, board), _] = pairings(post)
+    mails = cmd(post, "carol", f"xiangqi resign {board} carol PW")
+    assert {m["To"] for m in mails if m["Subject"] == "Xiangqi tournament cup: round 2 of 2"} == \
+        {f"{u}@example.org" for u in ("alice", "bob", "carol")}
+    [final] = pairings(post)[2:]
+    assert final[:4] == (2, "alice", "bob", None)
+    mails = cmd(post, "bob", f"xiangqi resign {final[4]} bob PW")
+    [won] = [m for m in mails if m["To"] == "carol@example.org" and "won by" in m["Subject"]]
+    assert won["Subject"] == "Xiangqi tournament cup: won by alice"
+    assert "The winner is alice, who won the final." in flat(won)
