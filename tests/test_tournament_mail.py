@@ -93,6 +93,10 @@ def test_a_swiss_played_to_the_end_by_mail(pbm_env, size):
 
     everything = pairings(pbm_env)
     assert pbm_env.query("SELECT status, round FROM tournaments") == [("finished", 3)]
+    # a resignation before one's own first move was a loss, rated, not a declined challenge
+    played = sum(1 for r in everything if r[5])
+    assert pbm_env.query("SELECT status, count(*) FROM games GROUP BY status") == [("finished", played)]
+    assert pbm_env.query("SELECT count(DISTINCT game_id) FROM rating_changes") == [(played,)]
     assert all(r[4] is not None for r in everything if r[3] is not None)
     meetings = [frozenset(r[2:4]) for r in everything if r[3] is not None]
     assert len(meetings) == len(set(meetings)), "a rematch"
