@@ -37,6 +37,7 @@ class ServerSection:
     retention_days: float = 30.0        # raw bodies of processed messages are purged after this
     vacation_days: float = 30.0         # days of vacation a player may take per calendar year
     seek_days: float = 7.0              # an open challenge (seek) nobody took is withdrawn after this
+    tournament_directors: list[str] = field(default_factory=list)   # who may create; empty: anyone
 
 
 @dataclass(frozen=True)

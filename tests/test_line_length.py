@@ -48,6 +48,14 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch)
         mails += post.send(f"{game} record {board}") + post.send(f"{game} player alice")
         mails += post.send(f"{game} resign {board} alice {PASSWORDS['alice']}")
         mails += post.send(f"{game} standings")
+    mails += post.send(f"xiangqi tournament create spring alice {PASSWORDS['alice']} --system=swiss "
+                       f"--rounds=2", sender="alice@example.org")
+    for user in ("alice", "bob", "carol"):
+        mails += post.send(f"xiangqi tournament join spring {user} {PASSWORDS[user]}",
+                           sender=f"{user}@example.org")
+    mails += post.send(f"xiangqi tournament start spring alice {PASSWORDS['alice']}",
+                       sender="alice@example.org")
+    mails += post.send("xiangqi tournament show spring") + post.send("xiangqi tournaments")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 3", sender="bob@example.org")
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
     for game in catalogue.served():             # the page of a game without its own help page

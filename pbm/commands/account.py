@@ -16,7 +16,7 @@ from __future__ import annotations
 from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
-from pbm.model import accounts, games
+from pbm.model import accounts, games, tournaments
 from pbm.outbox import compose
 
 
@@ -133,6 +133,13 @@ def signoff(ctx: Context, req: Request) -> None:
         names = ", ".join(f"{b.title} Board {b.number}" for b in running)
         raise CommandError(f"{user_id} still plays in {names}. Finish or resign those games first "
                            f"(GAME resign BOARD USERID PASSWORD), then sign off.")
+    entered = tournaments.entered(ctx.db, user_id)
+    if entered:
+        names = ", ".join(f"{catalogue.title(t.variant)} {t.name}" for t in entered)
+        them = "them" if len(entered) > 1 else "it"
+        raise CommandError(f"{user_id} is entered in the tournament{'s' * (len(entered) > 1)} "
+                           f"{names}. Leave {them} first (GAME tournament leave NAME USERID "
+                           f"PASSWORD), then sign off.")
     accounts.close(ctx.db, user_id, ctx.now)
     ctx.answer(f"{ctx.config.server.name}: {user_id} signed off", "account.j2",
                lines=[f"{user_id} has signed off. The account can no longer be used, and no more",

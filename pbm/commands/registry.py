@@ -16,6 +16,7 @@ from pbm.commands import (
     seeking,
     setups,
     submit,
+    tournament,
     turns,
 )
 from pbm.commands.base import Command, CommandError, Context
@@ -204,6 +205,20 @@ COMMANDS: list[Command] = [
     Command("replay", "BOARD MOVENO [MOVE...]", "the board after move MOVENO, with moves tried on "
             "it; nothing is saved", queries.replay, game=True, min_args=2, max_args=40),
     Command("help", "", "the rules of the game and these commands", game_help, game=True),
+    Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
+            "ACTION: create, join, leave, start, show, withdraw, cancel", tournament.tournament,
+            game=True, min_args=2, max_args=5, params=True, passwords=(3,),
+            details="create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
+                    "[--double] [--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a "
+                    "Swiss, --double for a double round robin). join NAME USERID PASSWORD enters "
+                    "it, leave takes the entry back (after the start: you forfeit the rest). start "
+                    "NAME USERID PASSWORD (the director) pairs round 1 and starts its games; each "
+                    "next round starts by itself when the last game of a round ends. show NAME: "
+                    "standings, crosstable and the round's boards. The director may also withdraw "
+                    "NAME USERID PASSWORD PLAYER, and cancel NAME USERID PASSWORD. A name is 2 to 24 "
+                    "letters, digits and hyphens."),
+    Command("tournaments", "", "the tournaments of this game", tournament.list_tournaments,
+            game=True),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             "admin: decide a game (WINNER is a user id or a side)", admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),

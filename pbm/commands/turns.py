@@ -15,6 +15,7 @@ Decisions (the spec is silent):
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import rules
@@ -31,6 +32,10 @@ OPTIONS = {
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
+# What must follow the end of any game, called once it has its status and result (before it is
+# saved): the tournament rounds register here (pbm.commands.rounds, loaded with this package), as
+# this module cannot import what imports it.
+ENDED: list[Callable[[Context, Board], None]] = []
 
 
 def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float | str]:
@@ -141,6 +146,7 @@ def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
         score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
         ratings.record(ctx.db, board.variant, board.player1, board.player2, score, board.id,
                        board.finished_at)
+    _ended(ctx, board)
 
 
 def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> None:
@@ -151,6 +157,12 @@ def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> 
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
     conditionals.clear(ctx.db, board)
+    _ended(ctx, board)
+
+
+def _ended(ctx: Context, board: Board) -> None:
+    for hook in ENDED:
+        hook(ctx, board)
 
 
 def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: bool,

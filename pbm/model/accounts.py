@@ -41,6 +41,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     accept propose reject undo pass clear rated unrated off record player seek seeks accept-seek vacation
     reset set
     conditional submit confirm notify replay
+    tournament tournaments
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 

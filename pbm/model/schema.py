@@ -290,6 +290,54 @@ CREATE TABLE end_notices (
 ) WITHOUT ROWID;
 """
 
+# 8: tournaments by mail (pbm.model.tournaments): the event, its entrants (their rating frozen at
+# the start, for seeding and pairing), and every pairing with the game it started and its result.
+TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    name TEXT NOT NULL,                 -- lower case: letters, digits, hyphens
+    director TEXT NOT NULL REFERENCES users(id),
+    system TEXT NOT NULL CHECK (system IN ('roundrobin', 'swiss', 'knockout')),
+    double INTEGER NOT NULL DEFAULT 0,  -- 1: a double round robin
+    rounds INTEGER,                     -- Swiss: as asked, then as the field allows; others: at start
+    params TEXT NOT NULL DEFAULT '{}',  -- JSON: the -params of every game
+    options TEXT NOT NULL DEFAULT '{}', -- JSON: the --options of every game (timeout, reminder)
+    rated INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    round INTEGER NOT NULL DEFAULT 0,   -- the round being played (0: not started)
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    UNIQUE (variant, name)
+);
+CREATE INDEX tournaments_listing ON tournaments (variant, status);
+
+CREATE TABLE tournament_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    number INTEGER NOT NULL,            -- order of entry: the round robin pairing number
+    rating REAL,                        -- the rating at the start (seeding, Swiss ranking)
+    joined_at TEXT NOT NULL,
+    withdrawn_at TEXT,                  -- left or withdrawn after the start: forfeits the rest
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_entrants_user ON tournament_entrants (user_id);
+
+CREATE TABLE tournament_games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,             -- the pairing's board number in its round
+    white TEXT NOT NULL REFERENCES users(id),   -- moves first
+    black TEXT REFERENCES users(id),    -- NULL: a bye
+    result TEXT,                        -- 1-0, 0-1, 1/2-1/2, +-, -+, --; NULL while played (and byes)
+    game_id INTEGER REFERENCES games(id)    -- NULL for a bye or a forfeit decided at pairing
+);
+CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
+CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
+"""
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -297,4 +345,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     PLAYERS,
     SPEED,
     CORRESPONDENCE,
+    TOURNAMENTS,
 ]
