@@ -8,12 +8,11 @@ Logs go to stderr and name messages by Message-ID, never by subject or body (pas
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-from pbm import logs
 from pbm.config import Config, ConfigError, load_config
 
 EX_OK = 0
@@ -21,8 +20,6 @@ EX_USAGE = 64
 EX_SOFTWARE = 70
 EX_TEMPFAIL = 75
 EX_CONFIG = 78
-
-log = logging.getLogger("pbm")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,16 +30,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
-    logs.configure_logging(config)
-    if args.command in PLAYS:             # compiled once, kept for the next process
-        from pbm import rules_cache
-        from pbm.outbox import compose
-        rules_cache.install(config.data_dir / "cache")
-        compose.compiled_cache = config.data_dir / "cache"
+    if args.command != "deliver":       # which starts them only if no server takes its message
+        _start(config, args.command)
     return args.run(config, args)
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
+
+
+def _start(config: Config, command: str) -> None:
+    """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
+    for the next process).  Not at the top of this module: `pbm deliver` handing its message to a
+    running server (pbm.handover) needs neither, and a process per message pays for every import."""
+    from pbm import logs
+    logs.configure_logging(config)
+    if command in PLAYS:
+        from pbm import rules_cache
+        from pbm.outbox import compose
+        rules_cache.install(config.data_dir / "cache")
+        compose.compiled_cache = config.data_dir / "cache"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -121,14 +127,21 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
+    """Hand the message to a running `pbm serve`, else record it here and send its replies."""
     raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
+    why_here = _hand_over(config, args, raw, size)
+    import logging
+    log = logging.getLogger("pbm")
     try:
-        from pbm import intake
+        _start(config, "deliver")
+        from pbm import intake, logs
         from pbm.model.store import open_db
         from pbm.outbox import claims, sending
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
+    if why_here:
+        log.info("delivered in this process: %s", why_here)
     try:
         db = open_db(config)
         result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
@@ -148,11 +161,25 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     _leave(EX_OK)
 
 
-def _leave(status: int) -> None:
+def _hand_over(config: Config, args: argparse.Namespace, raw: bytes, size: int) -> str:
+    """With `[lmtp] socket`, pass the message to the server listening there (pbm.handover) and
+    exit with its verdict; else return why it is delivered in this process ("": no socket)."""
+    if config.lmtp.socket is None:
+        return ""
+    if size > config.smtp.max_message_size:
+        return "too large for the server: its sender is told here"
+    from pbm import handover
+    try:
+        _leave(handover.hand_over(config.lmtp.socket, raw, args.sender, args.recipient,
+                                  config.server.address))
+    except handover.NoServer as e:
+        return str(e)
+
+
+def _leave(status: int) -> NoReturn:
     """Exit at once: everything is committed (synchronous=FULL) and the replies written and synced,
     so the interpreter's teardown -- freeing every module and object, a quarter of a short
-    process's life -- would only make the MTA wait.  The log is flushed first."""
-    logging.shutdown()
+    process's life -- would only make the MTA wait.  The log (on stderr) is flushed first."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
@@ -236,7 +263,7 @@ def _show(db, ids: list[int]) -> int:
 
 def _inbound(config: Config, args: argparse.Namespace) -> int:
     """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
-    from pbm import intake
+    from pbm import intake, logs
     from pbm.model import received
     from pbm.model.store import open_db
     from pbm.outbox import sending
