@@ -3,7 +3,7 @@
 A process per message then pays for starting Python, reading the configuration and this module --
 not for the email package, Jinja2, the rules core or SQLite, which the server has loaded already.
 The few lines of LMTP are spoken here over the socket module: smtplib imports the email package
-and ssl, which cost this process as much again as everything else it imports (docs/performance.md).  Its exit status is the server's verdict, as sysexits.h says:
+and ssl, about a third of this process's time above a bare Python start (docs/decisions.md).  Its exit status is the server's verdict, as sysexits.h says:
 
 - 250: 0, the message is committed (or was seen before);
 - 4xx at any stage: 75 (EX_TEMPFAIL), the MTA keeps the message and tries again;
