@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import smtplib
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -25,6 +26,21 @@ from pathlib import Path
 
 SECONDS = 2.0           # each rate is measured over this long (after one warm-up round)
 WAIT = 60.0             # seconds for the sink to listen: a bound, not a measurement
+
+
+def measure(config_path: Path, db_path: Path, board: int, folder: Path, recipient: str,
+            clients: list[list[tuple[str, bytes]]]) -> dict[str, float]:
+    """The limits of a run, with its server stopped: the last move of `board` rendered, commits of
+    the bytes an average command wrote, the mails `clients` sent (sender, bytes) into a sink."""
+    with sqlite3.connect(db_path) as db:
+        written, commands = db.execute(
+            "SELECT (SELECT sum(length(raw)) FROM outbox_bodies) + sum(length(raw)), count(*) "
+            "FROM inbound").fetchone()
+    return {
+        "render_moves_per_second": render_rate(config_path, board),
+        "durable_commits_per_second": commit_rate(folder / "commits", written // commands),
+        "smtp_sink_commands_per_second": sink_rate(clients, recipient),
+    }
 
 
 def render_rate(config_path: Path, number: int) -> float:

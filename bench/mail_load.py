@@ -58,6 +58,7 @@ sys.path.insert(0, str(REPO))
 
 import limits  # noqa: E402
 import rules  # noqa: E402
+from prefill import prefill  # noqa: E402
 
 DOMAIN = "bench.test"
 SERVER = f"pbm@{DOMAIN}"
@@ -316,41 +317,6 @@ def verify(server: Server, sent: list[tuple[str, set[str]]]) -> list[str]:
     return problems
 
 
-def prefill(db_path: Path, count: int) -> None:
-    """Copy the first finished game `count` times, with every row that refers to it by foreign key."""
-    db = sqlite3.connect(db_path, isolation_level=None)
-    template = db.execute("SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT 1").fetchone()
-    if template is None:
-        raise SystemExit("prefill needs one finished game")
-    max_id, max_number = db.execute("SELECT max(id), max(board) FROM games").fetchone()
-    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    db.execute("BEGIN")
-    db.execute("CREATE TEMP TABLE seq AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
-               "FROM s WHERE n < ?) SELECT n FROM s", [count])
-    _copy(db, "games", "id", template[0], {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n"})
-    for table in tables:
-        for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
-            if fk[2] == "games" and table != "games":
-                _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
-    db.execute("COMMIT")
-    db.execute("ANALYZE")
-    # Into the database file now, as a server that grew to this size over time would have it: left
-    # in the write-ahead log, the copies would be checkpointed while the benchmark runs.
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-
-
-def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced: dict[str, str]) -> None:
-    columns = db.execute(f"PRAGMA table_info({table})").fetchall()
-    keys = [c for c in columns if c[5]]
-    rowid = keys[0][1] if len(keys) == 1 and keys[0][2].upper() == "INTEGER" else None
-    names = [c[1] for c in columns if c[1] != rowid or c[1] in replaced]   # new rows, new rowids
-    values = [replaced.get(name, f"t.{name}") for name in names]
-    copied = db.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(values)} "
-                        f"FROM {table} AS t, seq WHERE t.{key} = ?", [template]).rowcount
-    print(f"prefill: {copied} rows into {table}", file=sys.stderr)
-
-
 def finish_one_game(server: Server, replies: Replies) -> None:
     """A finished game for --prefill to copy: challenge, a few moves, resign."""
     [(board, red, black)] = setup_games(server, replies, 1)
@@ -386,21 +352,6 @@ def run_phase(server: Server, tables: list[Table], upto: int, sent: list[tuple[s
     used = server.cpu_seconds()
     used.subtract(cpu)
     return latencies, elapsed, used, own_cpu, drain
-
-
-def measure_limits(server: Server, tables: list[Table], tmp: Path, plies: int) -> dict[str, float]:
-    """The run's limits (bench/limits.py), with the server stopped: the first board's last move
-    rendered, commits of the bytes an average command wrote, the timed commands into a sink."""
-    with sqlite3.connect(server.db_path) as db:
-        written, commands = db.execute(
-            "SELECT (SELECT sum(length(raw)) FROM outbox_bodies) + sum(length(raw)), count(*) "
-            "FROM inbound").fetchone()
-    return {
-        "render_moves_per_second": limits.render_rate(server.config, tables[0].board),
-        "durable_commits_per_second": limits.commit_rate(tmp / "commits", written // commands),
-        "smtp_sink_commands_per_second": limits.sink_rate(
-            [[(mail.sender, mail.raw) for mail in table.mails[2:plies]] for table in tables], SERVER),
-    }
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -455,7 +406,8 @@ def main() -> None:
             problems = verify(server, sent)
         finally:
             server.stop()
-        rates = measure_limits(server, tables, Path(tmp), args.plies if not args.long_games else LONG_PLIES)
+        rates = limits.measure(server.config, server.db_path, tables[0].board, Path(tmp), SERVER, [
+            [(mail.sender, mail.raw) for mail in table.mails[2:plies]] for table in tables])
     cps = len(latencies) / elapsed
 
     figures = {
