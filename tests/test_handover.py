@@ -127,3 +127,17 @@ def test_a_move_is_never_applied_twice(pbm_env: PbmEnv, socket_path) -> None:
     assert server.stop() == 0
     assert moves(pbm_env) == [("h3e3",)]
     assert pbm_env.query("SELECT count(*) FROM inbound WHERE message_id = ?", (move["Message-ID"],)) == [(1,)]
+
+
+def test_without_message_id_a_second_delivery_by_the_other_path_is_recognised(
+        pbm_env: PbmEnv, socket_path) -> None:
+    """The pipe gives LF line ends, LMTP carries CRLF: the same message all the same."""
+    raw = b"From: alice@example.org\nTo: pbm@pbm.test\nSubject: help\n\nno Message-ID here\n.\n"
+    server = pbm_env.start_server()
+    result = pbm_env.deliver(raw, mail_from="alice@example.org",
+                             rcpt_to=["pbm@pbm.test", "pbm+help@pbm.test"])   # two answers, one commit
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert server.stop() == 0                                     # the MTA tries again: no server now
+    result = pbm_env.deliver(raw, mail_from="alice@example.org")
+    assert result.returncode == 0 and IN_PROCESS in result.stderr and b"duplicate" in result.stderr
+    assert pbm_env.query("SELECT count(*), envelope_to FROM inbound") == [(1, "pbm@pbm.test,pbm+help@pbm.test")]
