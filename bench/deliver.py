@@ -59,16 +59,18 @@ ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTEC
 def deliver(config: Path, raw: bytes) -> float:
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "pbm", "--config", str(config), "deliver",
-                             "--sender", sender_of(raw)], input=raw, capture_output=True,
-                            cwd=config.parent, env=ENVIRONMENT)
+                             *envelope(raw)], input=raw, capture_output=True, cwd=config.parent,
+                            env=ENVIRONMENT)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"pbm deliver exited {result.returncode}:\n{result.stderr.decode()}")
     return elapsed
 
 
-def sender_of(raw: bytes) -> str:
-    return raw.split(b"\r\n", 1)[0].removeprefix(b"From: ").decode()
+def envelope(raw: bytes) -> list[str]:
+    """`--sender` and `--recipient`, as Postfix's pipe passes them: the From and To of `message`."""
+    sender, recipient = raw.decode().split("\r\n")[:2]
+    return ["--sender", sender.removeprefix("From: "), "--recipient", recipient.removeprefix("To: ")]
 
 
 def bare_imports() -> set[str]:
@@ -132,7 +134,7 @@ class Setting:
 def traced_imports(config: Path, raw: bytes) -> list[str]:
     """The modules one `pbm deliver` imports, in their order (`-X importtime`)."""
     traced = subprocess.run([sys.executable, "-X", "importtime", "-m", "pbm", "--config", str(config),
-                             "deliver", "--sender", sender_of(raw)], input=raw, capture_output=True,
+                             "deliver", *envelope(raw)], input=raw, capture_output=True,
                             cwd=config.parent, env=ENVIRONMENT)
     if traced.returncode != 0:
         raise SystemExit(f"pbm deliver exited {traced.returncode}:\n{traced.stderr.decode()[-2000:]}")

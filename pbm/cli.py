@@ -11,9 +11,11 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from pbm.config import Config, ConfigError, load_config
+if TYPE_CHECKING:
+    from pbm import handover
+    from pbm.config import Config
 
 EX_OK = 0
 EX_USAGE = 64
@@ -25,13 +27,15 @@ EX_CONFIG = 78
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
+    if args.command == "deliver":
+        args.no_server = _hand_over(args)   # exits with its answer if a running server takes it
+    from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
-    if args.command != "deliver":       # which starts them only if no server takes its message
-        _start(config, args.command)
+    _start(config, args.command)
     return args.run(config, args)
 
 
@@ -40,8 +44,9 @@ PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may 
 
 def _start(config: Config, command: str) -> None:
     """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
-    for the next process).  Not at the top of this module: `pbm deliver` handing its message to a
-    running server (pbm.handover) needs neither, and a process per message pays for every import."""
+    for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
+    handing its message to a running server (pbm.handover) needs none of them, and a process per
+    message pays for every import."""
     from pbm import logs
     logs.configure_logging(config)
     if command in PLAYS:
@@ -127,21 +132,28 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
-    """Hand the message to a running `pbm serve`, else record it here and send its replies."""
-    raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
-    why_here = _hand_over(config, args, raw, size)
+    """Record the message here and send its replies: no running server took it (`_hand_over`)."""
     import logging
+
+    from pbm import handover
     log = logging.getLogger("pbm")
+    if args.no_server is None or args.no_server.message is None:
+        raw, size = handover.read_limited(sys.stdin.buffer, config.smtp.max_message_size)
+    else:
+        raw, size = args.no_server.message
+        if len(raw) < size <= config.smtp.max_message_size:     # cut at the server's limit
+            log.warning("pbm serve takes fewer bytes than [smtp] max_message_size says: restart it; "
+                        "exit 75 so that the MTA retries")
+            return EX_TEMPFAIL
     try:
-        _start(config, "deliver")
         from pbm import intake, logs
         from pbm.model.store import open_db
         from pbm.outbox import claims, sending
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
-    if why_here:
-        log.info("delivered in this process: %s", why_here)
+    if args.no_server is not None:
+        log.info("delivered in this process: %s", args.no_server)
     try:
         db = open_db(config)
         result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
@@ -161,19 +173,17 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     _leave(EX_OK)
 
 
-def _hand_over(config: Config, args: argparse.Namespace, raw: bytes, size: int) -> str:
+def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
     """With `[lmtp] socket`, pass the message to the server listening there (pbm.handover) and
-    exit with its verdict; else return why it is delivered in this process ("": no socket)."""
-    if config.lmtp.socket is None:
-        return ""
-    if size > config.smtp.max_message_size:
-        return "too large for the server: its sender is told here"
+    exit with its verdict; else why not (None: no socket), with what was read of the message."""
     from pbm import handover
+    path = handover.socket_path(args.config)
+    if path is None:
+        return None
     try:
-        _leave(handover.hand_over(config.lmtp.socket, raw, args.sender, args.recipient,
-                                  config.server.address))
+        _leave(handover.hand_over(path, sys.stdin.buffer, args.sender, args.recipient))
     except handover.NoServer as e:
-        return str(e)
+        return e
 
 
 def _leave(status: int) -> NoReturn:
@@ -185,16 +195,8 @@ def _leave(status: int) -> NoReturn:
     os._exit(status)
 
 
-def _read_limited(stream, limit: int) -> tuple[bytes, int]:
-    """Read a message, keeping at most limit + 1 bytes but draining (and counting) the rest."""
-    data = stream.read(limit + 1)
-    size = len(data)
-    while chunk := stream.read(1 << 20):
-        size += len(chunk)
-    return data, size
-
-
 def _poll(config: Config, args: argparse.Namespace) -> int:
+    from pbm.config import ConfigError
     from pbm.runners import poll
     try:
         poll.run(config, once=args.once)

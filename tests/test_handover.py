@@ -23,16 +23,17 @@ def socket_path(pbm_env: PbmEnv):
     return path
 
 
-def deliver(env: PbmEnv, subject: str, sender: str = "alice", **headers: str):
-    """`pbm deliver --sender`, as Postfix's pipe runs it."""
-    return env.deliver(env.message(subject, sender=f"{sender}@example.org", **headers),
-                       mail_from=f"{sender}@example.org")
+def deliver(env: PbmEnv, message, sender: str = "alice@example.org"):
+    """`pbm deliver --sender --recipient`, as Postfix's pipe runs it."""
+    if isinstance(message, str):
+        message = env.message(message, sender=sender)
+    return env.deliver(message, mail_from=sender, rcpt_to=env.address)
 
 
 def start_game(env: PbmEnv) -> None:
     """alice and bob sign up and start board 101 (in-process: no server runs yet)."""
     for user in ("alice", "bob"):
-        assert deliver(env, f"signup {user} {PASSWORDS[user]}", user).returncode == 0
+        assert deliver(env, f"signup {user} {PASSWORDS[user]}", f"{user}@example.org").returncode == 0
     assert deliver(env, "xiangqi challenge alice bob").returncode == 0
     env.replies()
 
@@ -45,7 +46,7 @@ def test_deliver_hands_over_to_the_running_server(pbm_env: PbmEnv, socket_path) 
     start_game(pbm_env)
     server = pbm_env.start_server()
     move = pbm_env.message(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3")
-    result = pbm_env.deliver(move, mail_from="alice@example.org")
+    result = deliver(pbm_env, move)
     assert (result.returncode, result.stderr) == (0, b"")        # no log: nothing ran in-process
     assert move["Message-ID"] in server.log()                     # the server took it
     mails = by_recipient(pbm_env.wait_replies(2))                # and the server's outbox sent these
@@ -99,11 +100,29 @@ def test_without_a_listener_deliver_works_in_process(pbm_env: PbmEnv, socket_pat
     assert reply["To"] == "alice@example.org"
 
 
-def test_without_an_envelope_sender_deliver_works_in_process(pbm_env: PbmEnv, socket_path) -> None:
+def test_without_an_envelope_deliver_works_in_process(pbm_env: PbmEnv, socket_path) -> None:
     server = pbm_env.start_server()
-    result = pbm_env.deliver(pbm_env.message("help"))
-    assert result.returncode == 0 and IN_PROCESS in result.stderr
-    assert b"no --sender" in result.stderr
+    for envelope in ({}, {"mail_from": "alice@example.org"}, {"rcpt_to": pbm_env.address}):
+        result = pbm_env.deliver(pbm_env.message("help"), **envelope)
+        assert result.returncode == 0 and IN_PROCESS in result.stderr
+        assert b"no envelope (--sender and --recipient)" in result.stderr
+    assert len(pbm_env.replies()) == 3                            # written before each exited
+    assert server.stop() == 0
+
+
+def test_a_message_larger_than_the_server_takes_is_read_here(pbm_env: PbmEnv, socket_path) -> None:
+    """The sender is told it was too large, as without a server, instead of a bounce."""
+    pbm_env.configure(smtp={"max_message_size": 2048})
+    server = pbm_env.start_server()
+    result = deliver(pbm_env, pbm_env.message("help", ("x" * 70 + "\n") * 60))
+    assert result.returncode == 0 and b"larger than the server takes (2048 bytes)" in result.stderr
+    [notice] = pbm_env.replies()
+    assert "was not read" in text(notice)
+    # the server still runs with the old limit; this process reads a larger one: the MTA retries
+    pbm_env.configure(smtp={"max_message_size": 8192})
+    result = deliver(pbm_env, pbm_env.message("help", ("x" * 70 + "\n") * 60))
+    assert result.returncode == 75 and b"restart it" in result.stderr
+    assert pbm_env.query("SELECT status FROM inbound") == [("too_large",)]
     assert server.stop() == 0
 
 
@@ -111,17 +130,17 @@ def test_a_move_is_never_applied_twice(pbm_env: PbmEnv, socket_path) -> None:
     start_game(pbm_env)
     move = pbm_env.message(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3")
     doomed = pbm_env.start_server(PBM_FAULT="after-commit")      # killed between commit and 250
-    result = pbm_env.deliver(move, mail_from="alice@example.org")
+    result = deliver(pbm_env, move)
     assert result.returncode == 75 and b"no answer from the server after DATA" in result.stderr
     assert doomed.process.wait(30) == KILLED
     assert moves(pbm_env) == [("h3e3",)]                          # committed all the same
 
     # the MTA tries again: the dead server's socket is left, nobody listens, so in-process
-    result = pbm_env.deliver(move, mail_from="alice@example.org")
+    result = deliver(pbm_env, move)
     assert result.returncode == 0 and IN_PROCESS in result.stderr and b"duplicate" in result.stderr
     # and once more with a server again
     server = pbm_env.start_server()
-    result = pbm_env.deliver(move, mail_from="alice@example.org")
+    result = deliver(pbm_env, move)
     assert (result.returncode, result.stderr) == (0, b"")
     assert f"{move['Message-ID']}: duplicate" in server.log()
     assert server.stop() == 0
@@ -138,6 +157,6 @@ def test_without_message_id_a_second_delivery_by_the_other_path_is_recognised(
                              rcpt_to=["pbm@pbm.test", "pbm+help@pbm.test"])   # two answers, one commit
     assert (result.returncode, result.stderr) == (0, b"")
     assert server.stop() == 0                                     # the MTA tries again: no server now
-    result = pbm_env.deliver(raw, mail_from="alice@example.org")
+    result = deliver(pbm_env, raw)
     assert result.returncode == 0 and IN_PROCESS in result.stderr and b"duplicate" in result.stderr
     assert pbm_env.query("SELECT count(*), envelope_to FROM inbound") == [(1, "pbm@pbm.test,pbm+help@pbm.test")]
