@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import tomllib
 import typing
 from dataclasses import dataclass, field
@@ -235,7 +236,6 @@ def _persistent_secret(path: Path) -> bytes:
     Written to a temporary file and hard-linked into place, so two processes starting at once agree
     on one secret and nobody ever reads a half-written file.
     """
-    import secrets                      # here: `pbm deliver` handing over to a server never needs it
     try:
         return path.read_bytes().strip()
     except FileNotFoundError:
