@@ -2,7 +2,8 @@
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
-again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.
+again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.  (Handing
+the message to a running `pbm serve`, it exits with the server's verdict: pbm.handover.)
 Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
 """
 from __future__ import annotations
