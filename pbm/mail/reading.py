@@ -57,7 +57,14 @@ def header_block(raw: bytes, limit: int = 65536) -> bytes:
 
 def dedup_key(msg: Message, raw: bytes) -> str:
     """The Message-ID, else a hash of the bytes: a message delivered twice gets the same key."""
-    return message_id_header(msg) or "sha256:" + hashlib.sha256(raw).hexdigest()
+    return message_id_header(msg) or "sha256:" + _digest(raw)
+
+
+def _digest(raw: bytes) -> str:
+    """The hash of a message whatever its line ends and final line breaks: a pipe hands it over with
+    LF, LMTP and SMTP with CRLF (`pbm deliver` passing it to a running server, then delivering it
+    in-process when the MTA tries again, must see the same message)."""
+    return hashlib.sha256(raw.replace(b"\r\n", b"\n").rstrip(b"\n")).hexdigest()
 
 
 def message_id_header(msg: Message) -> str | None:
@@ -171,7 +178,7 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
     token = next((t for t in (reply_token(a, own_address) for a in recipients) if t), None)
     references = _MSGID.findall(header_text(msg, "References") + " " + header_text(msg, "In-Reply-To"))
     return Incoming(
-        message_id=message_id_header(msg) or f"<{hashlib.sha256(raw).hexdigest()}@pbm>",
+        message_id=message_id_header(msg) or f"<{_digest(raw)}@pbm>",
         sender=sender,
         sender_name=sender_name,
         subject=" ".join(header_text(msg, "Subject").split()),
