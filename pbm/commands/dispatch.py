@@ -235,6 +235,11 @@ def _token_reply(ctx: Context) -> None:
 
     def work() -> None:
         if found is None or found[0] not in catalogue.served():
+            counted = guard.token_subjects(incoming.sender)
+            if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+                ctx.failures += counted
+                raise Unanswered("too many wrong reply addresses")
+            ctx.failures += counted
             named = tokens.claimed(incoming.token)
             if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
                 req.game = named[0]
@@ -275,6 +280,6 @@ def _token_reply(ctx: Context) -> None:
                                f"such as h2e2); that line has {len(words)} words.")
 
     error = _attempt(ctx, req, comment, work)
-    if error:
+    if error and not isinstance(error, Unanswered):
         _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
     ctx.heard(req)
