@@ -46,6 +46,8 @@ class Context:
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
+    from_own: bool | None = None        # whether the sender is an address of the user a password
+                                        # was given for (None: no password checked)
 
     def answer(self, subject: str, template: str, /, **values: object) -> None:
         """Mail a rendered template back to the sender."""
@@ -121,7 +123,7 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
     limit (pbm.model.guard, against `subjects(user, sender)`), which refuses unanswered while it
     holds -- from every sender, the user's own addresses too (a From is forged at no cost)."""
     sender = ctx.incoming.sender if ctx.incoming else ""
-    user = accounts.get(ctx.db, user_word)
+    user, ctx.from_own = accounts.claimed(ctx.db, user_word, sender)
     counted = subjects(user.id if user else "", sender)
     if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
         ctx.failures += counted

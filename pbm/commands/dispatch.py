@@ -125,7 +125,7 @@ def _run(ctx: Context, line: str, comment: str) -> None:
 
 def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
     """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
-    ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
+    ctx.request, ctx.comment, ctx.board, ctx.actor, ctx.from_own = req, comment, None, None, None
     mark, published = len(ctx.out), set(ctx.published)
     ctx.db.execute("SAVEPOINT pbm_command")
     try:

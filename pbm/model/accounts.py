@@ -318,6 +318,15 @@ def user_of_address(db: Database, address: str, among: tuple[str, ...] = ()) -> 
     return next((u for u in users if u in among), users[0] if users else None)
 
 
+def claimed(db: Database, user_id: str, address: str) -> tuple[User | None, bool]:
+    """The user a command names, and whether `address` (its sender) is one of theirs: one query,
+    as every command with a password asks both."""
+    row = db.execute("SELECT id, password, closed_at, EXISTS (SELECT 1 FROM addresses a WHERE "
+                     "a.address = ? AND a.user_id = users.id) FROM users WHERE id = ?",
+                     [address.lower(), user_id.lower()]).fetchone()
+    return (User(row[0], row[1], row[2] is not None), bool(row[3])) if row else (None, False)
+
+
 def owns_address(db: Database, user_id: str, address: str) -> bool:
     return db.execute("SELECT 1 FROM addresses WHERE address = ? AND user_id = ?",
                       [address.lower(), user_id]).fetchone() is not None

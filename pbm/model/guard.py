@@ -54,9 +54,13 @@ def locked_until(db: Database, config: Config, counted: Iterable[str],
     as it will be once the failure being made now is recorded."""
     until = None
     limit, window = config.server.password_failures, config.server.password_window_minutes
+    counted = list(counted)
+    found = {subject: (count, last) for subject, count, last in db.execute(
+        f"SELECT subject, count(*), max(at) FROM password_failures WHERE subject IN "
+        f"({', '.join('?' * len(counted))}) AND at > ? GROUP BY subject",
+        [*counted, timestamp(now - MEMORY)])}
     for subject in counted:
-        count, last = db.execute("SELECT count(*), max(at) FROM password_failures WHERE subject = ? "
-                                 "AND at > ?", [subject, timestamp(now - MEMORY)]).fetchone()
+        count, last = found.get(subject, (0, None))
         if failing:
             count, last = count + 1, timestamp(now)
         if count < limit:
