@@ -37,6 +37,10 @@ class ServerSection:
     retention_days: float = 30.0        # raw bodies of processed messages are purged after this
     vacation_days: float = 30.0         # days of vacation a player may take per calendar year
     seek_days: float = 7.0              # an open challenge (seek) nobody took is withdrawn after this
+    challenges_per_mail: int = 3        # challenges carried out from one mail
+    challenges_pending_per_player: int = 3  # a challenger's challenges to one player not yet taken up
+    challenges_pending: int = 20        # a challenger's challenges not yet taken up, to anyone
+    challenges_per_day: int = 20        # challenges one user may make in a day
 
 
 @dataclass(frozen=True)

@@ -90,3 +90,4 @@ def test_wrong_passwords_are_never_checked_with_scrypt_inside_the_transaction(po
                         lambda *a: inside.append(post.db.conn.in_transaction) or real(*a))
     guess(post, "another-guess")
     assert inside == [False]
+

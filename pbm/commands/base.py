@@ -46,6 +46,7 @@ class Context:
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
+    challenges: int = 0                 # challenges this mail made or tried past the limit
     from_own: bool | None = None        # whether the sender is an address of the user a password
                                         # was given for (None: no password checked)
 

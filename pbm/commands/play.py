@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, setups, turns
+from pbm.commands import flood, notify, setups, turns
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -59,6 +59,7 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(f"This server needs the challenger's password in a challenge: "
                            f"{variant} challenge {first} {second} PASSWORD (the password of "
                            f"{challenger}, who is writing).")
+    flood.check(ctx, challenger, second if challenger == first else first)
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
@@ -69,6 +70,7 @@ def challenge(ctx: Context, req: Request) -> None:
                 f"game is not rated, and they may decline it by resigning. If {opponent} does not "
                 f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
     announce(ctx, board, game, challenger, headline, chosen)
+    flood.started(ctx)
 
 
 def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, bool, str | None]:
