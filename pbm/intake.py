@@ -38,6 +38,7 @@ from pbm.mail.messages import Incoming, Outgoing
 from pbm.model import accounts, sealed
 from pbm.model.db import Database, timestamp, transaction
 from pbm.outbox import queue
+from pbm.upkeep import health
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,10 @@ _TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.E
 
 class TransientError(Exception):
     """Nothing was recorded; deliver the message again later (exit 75, SMTP 451)."""
+
+
+class NoSpace(TransientError):
+    """Free space is under the reserve (pbm.upkeep.health): nothing was recorded (exit 75, SMTP 452)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,10 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
     nothing recorded: every result is then the TransientError.
     """
     now = now or datetime.now(timezone.utc)
+    short = health.short_of_space(config)
+    if short:
+        log.warning("new mail refused until there is space: %s", short)
+        return [NoSpace(short)] * len(arrived)
     for arrival in arrived:
         for password, stored, right in arrival.checked:
             accounts.remember(password, stored, right)
@@ -119,7 +128,8 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
         if not _transient(e):
             log.error("inbound %s not recorded:\n%s", ", ".join(a.key for a in arrived),
                       describe_exception(e))
-        error = TransientError(f"{type(e).__name__}: {e}") if _transient(e) else e
+        error = TransientError(health.advice(config, str(e)) if health.damage(e) else
+                               f"{type(e).__name__}: {e}") if _transient(e) else e
         return [error] * len(arrived)
     crash_point("after-commit")
     for arrival, result in zip(arrived, results, strict=True):
@@ -319,6 +329,8 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
 
 
 def _transient(error: BaseException) -> bool:
+    if health.damage(error):            # the MTA keeps the message until the file is restored
+        return True
     if isinstance(error, sqlite3.OperationalError):
         return any(word in str(error).lower() for word in _TRANSIENT_SQLITE)
     if isinstance(error, OSError):

@@ -1,0 +1,61 @@
+"""Damage found before it spreads, and space kept in reserve.
+
+A database page overwritten with noise goes unseen by SQLite until a statement reads it; meanwhile
+new moves are committed into a damaged file.  `pbm serve` therefore runs SQLite's `PRAGMA
+quick_check` when it starts and every `[storage] check_minutes`, and on damage stops taking mail
+(451) and tells `[admins] notify`.  `pbm deliver` meets damage only when it reads a bad page: the
+error (SQLITE_CORRUPT or SQLITE_NOTADB) is then transient for the MTA, and logged in one line.
+
+The reserve is Postfix's `queue_minfree`: below `[storage] reserve_mb` of free space in the data
+directory new mail is refused (452 / exit 75) before the disk is full, so that what is already
+taken can still be answered and the timers still run.
+"""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+from pbm.config import Config
+from pbm.model.db import Database
+
+_DAMAGE = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+
+
+class Damaged(Exception):
+    """The database file is damaged, or is not a pbm database: the text says which and what to do."""
+
+
+def damage(error: BaseException) -> bool:
+    """Whether an exception is SQLite finding a damaged or foreign file."""
+    return isinstance(error, sqlite3.DatabaseError) and getattr(error, "sqlite_errorcode", None) in _DAMAGE
+
+
+def quick_check(db: Database) -> str | None:
+    """What SQLite's quick_check finds wrong (its first lines), or None if the file is whole."""
+    try:
+        found = [row[0] for row in db.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as e:
+        if not damage(e):
+            raise
+        return str(e)
+    return None if found == ["ok"] else "; ".join(found)
+
+
+def advice(config: Config, problem: str, refusing: bool = True) -> str:
+    """One line for the operator: what is wrong and what to do (`refusing`: mail waits meanwhile)."""
+    waits = "; mail is refused with a temporary error until it is restored" if refusing else ""
+    return (f"the database {config.data_dir / 'pbm.sqlite3'} is damaged or not a pbm database "
+            f"({problem}){waits} (pbm backup copies, Litestream replicas: see docs/operating.md)")
+
+
+def short_of_space(config: Config) -> str | None:
+    """Why new mail must wait for space (free space in the data directory under the reserve), or
+    None."""
+    reserve = config.storage.reserve_mb * 1024 * 1024
+    if reserve <= 0:
+        return None
+    free = shutil.disk_usage(config.data_dir).free
+    if free >= reserve:
+        return None
+    return (f"only {free // 1024} KB free in {config.data_dir}, under the reserve of "
+            f"{config.storage.reserve_mb} MB ([storage] reserve_mb)")
