@@ -241,9 +241,10 @@ async def _watch(config: Config, intake_thread: _IntakeThread, receiver: Receive
     while True:
         await asyncio.sleep(config.storage.check_minutes * 60)
         try:
-            problem = await intake_thread.written(health.quick_check)
-        except Exception as e:
-            problem = str(e) if health.damage(e) else None
+            problem = await asyncio.to_thread(health.quick_check, config)
+        except Exception as e:          # busy, say: the next check will tell
+            log.warning("database check: %s", e)
+            continue
         if problem and not receiver.damaged:
             log.error("%s", health.advice(config, problem))
             try:
@@ -277,13 +278,12 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
 def _check_at_start(config: Config) -> None:
     """Open (create, migrate) and check the database: health.Damaged if it is damaged or foreign."""
     try:
-        db = open_db(config)
-        problem = health.quick_check(db)
-        db.close()
+        open_db(config).close()
     except sqlite3.DatabaseError as e:
         if not health.damage(e):
             raise
-        problem = str(e)
+        raise health.Damaged(health.advice(config, str(e), refusing=False)) from None
+    problem = health.quick_check(config)
     if problem:
         raise health.Damaged(health.advice(config, problem, refusing=False))
 

@@ -16,7 +16,7 @@ import shutil
 import sqlite3
 
 from pbm.config import Config
-from pbm.model.db import Database
+from pbm.model.db import DB_NAME
 
 _DAMAGE = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 
@@ -30,21 +30,27 @@ def damage(error: BaseException) -> bool:
     return isinstance(error, sqlite3.DatabaseError) and getattr(error, "sqlite_errorcode", None) in _DAMAGE
 
 
-def quick_check(db: Database) -> str | None:
-    """What SQLite's quick_check finds wrong (its first lines), or None if the file is whole."""
+def quick_check(config: Config) -> str | None:
+    """What SQLite's quick_check finds wrong with the database file (its first lines), or None if
+    it is whole.  On a connection of its own, so that the pages are read from the file, not from a
+    cache that another connection filled before the damage."""
     try:
-        found = [row[0] for row in db.execute("PRAGMA quick_check(5)")]
+        conn = sqlite3.connect(config.data_dir / DB_NAME, timeout=config.storage.busy_timeout)
+        try:
+            found = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+        finally:
+            conn.close()
     except sqlite3.DatabaseError as e:
         if not damage(e):
             raise
         return str(e)
-    return None if found == ["ok"] else "; ".join(found)
+    return None if found == ["ok"] else "; ".join(" ".join(line.split()) for line in found)
 
 
 def advice(config: Config, problem: str, refusing: bool = True) -> str:
     """One line for the operator: what is wrong and what to do (`refusing`: mail waits meanwhile)."""
     waits = "; mail is refused with a temporary error until it is restored" if refusing else ""
-    return (f"the database {config.data_dir / 'pbm.sqlite3'} is damaged or not a pbm database "
+    return (f"the database {config.data_dir / DB_NAME} is damaged or not a pbm database "
             f"({problem}){waits} (pbm backup copies, Litestream replicas: see docs/operating.md)")
 
 
