@@ -85,6 +85,12 @@ class OutboundSection:
 
 
 @dataclass(frozen=True)
+class SecuritySection:
+    authserv_id: str = ""               # the MTA whose Authentication-Results header is trusted
+    require_dmarc: bool = False         # a From's privileges need that MTA's DMARC (or aligned) pass
+
+
+@dataclass(frozen=True)
 class AdminsSection:
     users: list[str] = field(default_factory=list)
     notify: list[str] = field(default_factory=list)   # addresses told about internal errors
@@ -118,6 +124,7 @@ SECTIONS: dict[str, type] = {
     "admins": AdminsSection,
     "imap": ImapSection,
     "lmtp": LmtpSection,
+    "security": SecuritySection,
 }
 
 
@@ -130,6 +137,7 @@ class Config:
     admins: AdminsSection
     imap: ImapSection
     lmtp: LmtpSection
+    security: SecuritySection
     path: Path | None = None            # the file it was read from, if any
 
     @property

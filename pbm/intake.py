@@ -33,7 +33,7 @@ from pbm.commands import dispatch, parse, precheck, registry
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
-from pbm.mail import reading
+from pbm.mail import authresults, reading
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model import accounts, sealed
 from pbm.model.db import Database, timestamp, transaction
@@ -199,6 +199,9 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
     mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
     automatic = reading.automatic_reason(msg, mail_from, config.server.address)
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
+    if message is not None and config.security.require_dmarc:
+        message = replace(message, vouched=authresults.vouched(msg, message.sender,
+                                                               config.security.authserv_id))
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
                    mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
                    reading.kept_headers(msg) if message else (),

@@ -124,7 +124,7 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
     limit (pbm.model.guard, against `subjects(user, sender)`), which refuses unanswered while it
     holds -- from every sender, the user's own addresses too (a From is forged at no cost)."""
     sender = ctx.incoming.sender if ctx.incoming else ""
-    user, ctx.from_own = accounts.claimed(ctx.db, user_word, sender)
+    user, ctx.from_own = accounts.claimed(ctx.db, user_word, ctx.incoming.standing if ctx.incoming else "")
     counted = subjects(user.id if user else "", sender)
     if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
         ctx.failures += counted

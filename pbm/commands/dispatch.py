@@ -67,11 +67,28 @@ def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> H
     ctx = Context(db, config, incoming, now)
     if incoming.sender:                  # else nobody to answer, and nobody to act for
         _dispatch(ctx, incoming)
-    return Handled(ctx.out, ctx.redact(incoming.subject, registry.VOCABULARY),
+    return Handled(ctx.out if incoming.vouched else _once(ctx.out, incoming),
+                   ctx.redact(incoming.subject, registry.VOCABULARY),
                    ctx.redact(incoming.body, registry.VOCABULARY))
 
 
+def _once(out: list[Outgoing], incoming: Incoming) -> list[Outgoing]:
+    """A From nobody vouched for is answered at most once, without a reply token (it may be
+    forged: the answer would be backscatter, the token a gift); mail to the players' registered
+    addresses goes as usual."""
+    answers = [mail for mail in out if mail.in_reply_to == incoming.message_id and mail.to == incoming.sender]
+    kept = [mail for mail in out if mail not in answers]
+    return [replace(mail, reply_to=None) for mail in answers[:1]] + kept
+
+
 def _dispatch(ctx: Context, incoming: Incoming) -> None:
+    if incoming.token is not None and not incoming.vouched:
+        _refuse(ctx, parse.split("reply"), CommandError(
+            f"A reply to a game mail is taken only when the mail server vouches for its sender, "
+            f"and it did not vouch for {incoming.sender} (no DMARC pass). Send the command with "
+            f"your password in the subject instead, for example: xiangqi move 101 USERID PASSWORD "
+            f"h2e2"), what="reply")
+        return
     if incoming.token is not None:
         _token_reply(ctx)
         return

@@ -171,7 +171,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     answered = actor is not None and ctx.incoming is not None
     if answered and actor in board.players and not (
             ctx.from_own if ctx.from_own is not None and actor == ctx.actor
-            else accounts.owns_address(ctx.db, actor, ctx.incoming.sender)):
+            else accounts.owns_address(ctx.db, actor, ctx.incoming.standing)):
         _from_elsewhere(ctx, board, actor, mail, new)
         answered = False
         recipients = [actor, *recipients]
@@ -205,12 +205,15 @@ def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, ne
     player's registered address, saying where the command came from; the sender gets a short
     confirmation without a token."""
     sender = ctx.incoming.sender
+    how = "which is not one of your registered addresses" if ctx.incoming.vouched else \
+        "which its mail server did not vouch for (no DMARC pass)"
     mail.notes.setdefault(actor, []).append(
-        f"This was sent from {sender}, which is not one of your registered addresses. If it was "
-        f"not you, change your password now (change password {actor} OLD NEW).")
+        f"This was sent from {sender}, {how}. If it was not you, change your password now "
+        f"(change password {actor} OLD NEW).")
     ctx.out.append(compose.answer(ctx.incoming, subject(board, new=new), compose.render("note.j2", lines=[
         f"Done for {actor} on {board.title} Board {board.number}. The game mail went to {actor}'s "
-        f"registered address, as {sender} is not one of them."]), root=thread(ctx, board), kind="note"))
+        f"registered address, as {sender} is not one of them or was not vouched for."]),
+        root=thread(ctx, board), kind="note"))
 
 
 class _BoardMail(NamedTuple):

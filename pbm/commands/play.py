@@ -48,7 +48,7 @@ def challenge(ctx: Context, req: Request) -> None:
     if first == second:
         raise CommandError("A player cannot challenge themselves: name two different users.")
     challenger = next((u for u in (first, second)
-                       if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
+                       if accounts.owns_address(ctx.db, u, ctx.incoming.standing)), None)
     if challenger is None:
         raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
                            f"or {second}, and {ctx.incoming.sender} is not. Send it from such an "
