@@ -49,6 +49,7 @@ class StorageSection:
     busy_timeout: float = 10.0          # seconds to wait for another process's write lock
     reserve_mb: float = 64.0            # below this free space, new mail is refused (452 / 75)
     check_minutes: float = 60.0         # `pbm serve` checks the database (quick_check) this often
+    litestream_config: str = ""         # Litestream's configuration file: `pbm doctor` reports the lag
 
 
 @dataclass(frozen=True)

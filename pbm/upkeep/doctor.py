@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.config import Config
+from pbm.upkeep import replica
 
 Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
 NOTE = "note: "
@@ -123,6 +124,14 @@ def _lmtp(config: Config) -> Iterator[str]:
         yield f"[lmtp] socket: {path} exists and is not a socket; remove it"
 
 
+def _replica(config: Config) -> Iterator[str]:
+    """The Litestream replica's lag, where one is configured."""
+    if not config.storage.litestream_config:
+        return
+    current, line = replica.lag(config)
+    yield f"{NOTE}{line}" if current else line
+
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -130,4 +139,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("relay", _relay),
     ("templates", _templates),
     ("lmtp", _lmtp),
+    ("replica", _replica),
 ]
