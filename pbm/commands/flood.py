@@ -5,14 +5,16 @@ cost: without limits, one mail of 50 `challenge` lines made 50 games and 50 mail
 challenged.  Counted from the games table (no counter to keep in step): per mail (the first
 `challenges_per_mail` challenges run; the next line is refused once, the rest unanswered), per
 challenger and opponent (`challenges_pending_per_player` challenges not yet taken up), per
-challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day).
+challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day), and the
+caps players set on their running games of a game (`GAME limit`, pbm.commands.pending).
 """
 from __future__ import annotations
 
 from datetime import timedelta
 
+from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered
-from pbm.model.db import timestamp
+from pbm.model.db import Database, timestamp
 
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
 
@@ -36,11 +38,28 @@ def check(ctx: Context, challenger: str, opponent: str) -> None:
     if pending >= server.challenges_pending:
         raise CommandError(f"{challenger} already has {_count(pending, 'challenge')} not yet taken "
                            f"up, the most this server allows at once.")
+    for user in (opponent, challenger):
+        full = room(ctx.db, ctx.request.game if ctx.request else "", user)
+        if full:
+            raise CommandError(f"{user} plays at most {_count(full[1], 'running game')} of "
+                               f"{catalogue.title(ctx.request.game)} at once (GAME limit), and has "
+                               f"{full[0]}.")
     today = ctx.db.execute("SELECT count(*) FROM games WHERE challenger = ? AND created_at > ?",
                            [challenger, timestamp(ctx.now - timedelta(days=1))]).fetchone()[0]
     if today >= server.challenges_per_day:
         raise CommandError(f"{challenger} has made {_count(today, 'challenge')} in the last day, the "
                            f"most this server allows; try again tomorrow.")
+
+
+def room(db: Database, variant: str, user: str) -> tuple[int, int] | None:
+    """(running games of `variant`, the cap) where `user` set a cap and has reached it; else None."""
+    row = db.execute("SELECT most FROM running_limits WHERE user_id = ? AND variant = ?",
+                     [user, variant]).fetchone()
+    if row is None:
+        return None
+    running = db.execute("SELECT count(*) FROM games WHERE status = 'active' AND variant = ? AND "
+                         "? IN (player1, player2)", [variant, user]).fetchone()[0]
+    return (running, row[0]) if running >= row[0] else None
 
 
 def started(ctx: Context) -> None:

@@ -39,7 +39,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     address password move board mvoe moveq qmove queue resign setup preview show status games
     history standings chat subscribe unsubscribe challenge adjudicate forfeit cancel
     accept propose reject undo pass clear rated unrated off record player seek seeks accept-seek vacation
-    reset set
+    reset set limit
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 

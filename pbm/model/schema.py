@@ -259,12 +259,14 @@ ALTER TABLE outbox DROP COLUMN raw;
 """
 
 def _redact_at_rest(db: Database) -> None:
-    """6: no password at rest.  Every stored message is redacted when it is recorded (with every
+    """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored message is redacted when it is recorded (with every
     word of its text masked but the command words), a failed one's bytes kept only sealed under
     the server secret (pbm.model.sealed); the messages stored before are redacted here, all their
     words masked -- failed ones too, since a migration has no secret to seal them with: run
     `pbm inbound retry` on those before upgrading."""
     db.execute("ALTER TABLE inbound ADD COLUMN sealed BLOB")   # a failed message's raw bytes, sealed
+    db.execute("CREATE TABLE running_limits (user_id TEXT NOT NULL REFERENCES users(id), variant TEXT "
+               "NOT NULL, most INTEGER NOT NULL, PRIMARY KEY (user_id, variant)) WITHOUT ROWID")
     rows = db.execute("SELECT id, raw FROM inbound WHERE redacted = 0").fetchall()
     db.conn.executemany("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
