@@ -104,6 +104,9 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
     if short:
         log.warning("new mail refused until there is space: %s", short)
         return [NoSpace(short)] * len(arrived)
+    damaged = health.marked(config)
+    if damaged:
+        return [TransientError(damaged)] * len(arrived)
     for arrival in arrived:
         for password, stored, right in arrival.checked:
             accounts.remember(password, stored, right)

@@ -49,10 +49,14 @@ def test_noise_in_the_middle_stops_serve_at_start_with_a_clear_line(pbm_env: Pbm
     said = [line for line in started.stderr.decode().splitlines() if line.startswith("pbm:")]
     assert len(said) == 1 and "is damaged or not a pbm database" in said[0]
     assert "Traceback" not in started.stderr.decode()
+    refused = pbm_env.deliver(pbm_env.message("help"))  # found damaged: no commit into it
+    assert refused.returncode == 75 and b"is damaged or not a pbm database" in refused.stderr
     shutil.copyfile(copy, path)                 # restored from the backup, pbm serves again
     (pbm_env.data_dir / "pbm.sqlite3-wal").unlink(missing_ok=True)
     pbm_env.start_server().stop()
     assert pbm_env.query("SELECT count(*) FROM moves") == [(6,)]
+    assert not (pbm_env.data_dir / "damaged").exists()
+    pbm_env.mail("help")
 
 
 def test_a_foreign_file_makes_deliver_exit_75_with_one_line_and_serve_65(pbm_env: PbmEnv) -> None:
@@ -82,6 +86,7 @@ def test_damage_while_serving_stops_taking_mail(pbm_env: PbmEnv) -> None:
     with pytest.raises(smtplib.SMTPDataError) as refused:
         server.send(pbm_env.message("help"))
     assert refused.value.smtp_code == 451
+    assert pbm_env.deliver(pbm_env.message("help")).returncode == 75     # pbm deliver too
     server.stop()
 
 

@@ -245,6 +245,7 @@ async def _watch(config: Config, intake_thread: _IntakeThread, receiver: Receive
         except Exception as e:          # busy, say: the next check will tell
             log.warning("database check: %s", e)
             continue
+        health.mark(config, problem)
         if problem and not receiver.damaged:
             log.error("%s", health.advice(config, problem))
             try:
@@ -282,8 +283,10 @@ def _check_at_start(config: Config) -> None:
     except sqlite3.DatabaseError as e:
         if not health.damage(e):
             raise
+        health.mark(config, str(e))
         raise health.Damaged(health.advice(config, str(e), refusing=False)) from None
     problem = health.quick_check(config)
+    health.mark(config, problem)
     if problem:
         raise health.Damaged(health.advice(config, problem, refusing=False))
 

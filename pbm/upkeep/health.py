@@ -3,8 +3,10 @@
 A database page overwritten with noise goes unseen by SQLite until a statement reads it; meanwhile
 new moves are committed into a damaged file.  `pbm serve` therefore runs SQLite's `PRAGMA
 quick_check` when it starts and every `[storage] check_minutes`, and on damage stops taking mail
-(451) and tells `[admins] notify`.  `pbm deliver` meets damage only when it reads a bad page: the
-error (SQLITE_CORRUPT or SQLITE_NOTADB) is then transient for the MTA, and logged in one line.
+(451) and tells `[admins] notify`.  `pbm deliver` meets damage itself only when it reads a bad page
+(SQLITE_CORRUPT or SQLITE_NOTADB, then transient for the MTA, and logged in one line); so that it
+does not commit into a file found damaged, the check leaves a marker file (`data_dir/damaged`, one
+line) that every intake honours, and removes it once the file is whole again.
 
 The reserve is Postfix's `queue_minfree`: below `[storage] reserve_mb` of free space in the data
 directory new mail is refused (452 / exit 75) before the disk is full, so that what is already
@@ -45,6 +47,26 @@ def quick_check(config: Config) -> str | None:
             raise
         return str(e)
     return None if found == ["ok"] else "; ".join(" ".join(line.split()) for line in found)
+
+
+MARKER = "damaged"
+
+
+def mark(config: Config, problem: str | None) -> None:
+    """Leave the marker (damage found) or take it away (`problem` None: the file is whole)."""
+    path = config.data_dir / MARKER
+    if problem is None:
+        path.unlink(missing_ok=True)
+    else:
+        path.write_text(advice(config, problem) + "\n")
+
+
+def marked(config: Config) -> str | None:
+    """What the last check found, while its marker is there."""
+    try:
+        return (config.data_dir / MARKER).read_text().strip()
+    except FileNotFoundError:
+        return None
 
 
 def advice(config: Config, problem: str, refusing: bool = True) -> str:
