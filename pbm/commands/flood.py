@@ -19,7 +19,7 @@ from pbm.model.db import Database, timestamp
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
 
 
-def check(ctx: Context, challenger: str, opponent: str) -> None:
+def check(ctx: Context, variant: str, challenger: str, opponent: str) -> None:
     """Refuse the challenge (CommandError) if it would pass a limit."""
     server = ctx.config.server
     if ctx.challenges >= server.challenges_per_mail:
@@ -39,10 +39,10 @@ def check(ctx: Context, challenger: str, opponent: str) -> None:
         raise CommandError(f"{challenger} already has {_count(pending, 'challenge')} not yet taken "
                            f"up, the most this server allows at once.")
     for user in (opponent, challenger):
-        full = room(ctx.db, ctx.request.game if ctx.request else "", user)
+        full = room(ctx.db, variant, user)
         if full:
             raise CommandError(f"{user} plays at most {_count(full[1], 'running game')} of "
-                               f"{catalogue.title(ctx.request.game)} at once (GAME limit), and has "
+                               f"{catalogue.title(variant)} at once (GAME limit), and has "
                                f"{full[0]}.")
     today = ctx.db.execute("SELECT count(*) FROM games WHERE challenger = ? AND created_at > ?",
                            [challenger, timestamp(ctx.now - timedelta(days=1))]).fetchone()[0]

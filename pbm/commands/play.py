@@ -59,7 +59,7 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(f"This server needs the challenger's password in a challenge: "
                            f"{variant} challenge {first} {second} PASSWORD (the password of "
                            f"{challenger}, who is writing).")
-    flood.check(ctx, challenger, second if challenger == first else first)
+    flood.check(ctx, variant, challenger, second if challenger == first else first)
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
