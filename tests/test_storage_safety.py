@@ -54,6 +54,8 @@ def test_noise_in_the_middle_stops_serve_at_start_with_a_clear_line(pbm_env: Pbm
     assert refused.returncode == 75 and b"is damaged or not a pbm database" in refused.stderr
     shutil.copyfile(copy, path)                 # restored from the backup, pbm serves again
     (pbm_env.data_dir / "pbm.sqlite3-wal").unlink(missing_ok=True)
+    doctor = pbm_env.run("doctor")
+    assert doctor.returncode == 1 and b"says the database was found damaged" in doctor.stdout
     pbm_env.start_server().stop()
     assert pbm_env.query("SELECT count(*) FROM moves") == [(6,)]
     assert not (pbm_env.data_dir / "damaged").exists()
