@@ -1,4 +1,4 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor.
+"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 EX_OK = 0
 EX_USAGE = 64
+EX_DATAERR = 65         # `pbm serve`: the database is damaged, or not a pbm database
 EX_SOFTWARE = 70
 EX_TEMPFAIL = 75
 EX_CONFIG = 78
@@ -106,7 +107,22 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["csv", "json"], default="csv", help="default csv")
     export.add_argument("--pgn", metavar="FOLDER", help="where the PGN files go (default DEST/pgn)")
     export.set_defaults(run=_export)
+
+    backup = sub.add_parser("backup", help="a consistent copy of the database, while the server runs")
+    backup.add_argument("file", metavar="FILE", help="where the copy goes (replaced if it exists)")
+    backup.set_defaults(run=_backup)
     return parser
+
+
+def _backup(config: Config, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pbm.model.store import open_db
+    from pbm.upkeep import backup
+
+    size = backup.backup(open_db(config), Path(args.file))
+    print(f"{args.file}: {size} bytes")
+    return EX_OK
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
@@ -129,7 +145,12 @@ def _doctor(config: Config, args: argparse.Namespace) -> int:
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
     from pbm.runners import serve
-    return EX_OK if serve.run(config) else EX_SOFTWARE
+    from pbm.upkeep import health
+    try:
+        return EX_OK if serve.run(config) else EX_SOFTWARE
+    except health.Damaged as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_DATAERR
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
@@ -150,6 +171,7 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
         from pbm import intake, logs
         from pbm.model.store import open_db
         from pbm.outbox import claims, sending
+        from pbm.upkeep import health
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
@@ -163,8 +185,11 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
         return EX_TEMPFAIL
     except Exception as e:
-        log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
-                  logs.describe_exception(e))
+        if health.damage(e):
+            log.error("%s; exit 75 so that the MTA retries", health.advice(config, str(e)))
+        else:
+            log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
+                      logs.describe_exception(e))
         return EX_TEMPFAIL
     if result.outbox_ids:
         try:        # the message is safe; whatever is not sent now stays queued

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
-from pbm.model import accounts, games, tournaments
+from pbm.model import accounts, games, guard, tournaments
 from pbm.outbox import compose
 
 
@@ -71,7 +71,7 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
     user_id = prove(ctx, user_word, lambda user: accounts.use_reset_code(
         ctx.db, ctx.config.secret, user.id, code, ctx.now),
         "That is not the code mailed for {user}, or it has expired (a code works once, for an "
-        "hour). Ask for a new one with: password reset {user}")
+        "hour). Ask for a new one with: password reset {user}", guard.reset_subjects)
     _set_password(ctx, user_id, new, still=" The code still works.")
 
 

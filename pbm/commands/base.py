@@ -46,6 +46,9 @@ class Context:
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
+    challenges: int = 0                 # challenges this mail made or tried past the limit
+    from_own: bool | None = None        # whether the sender is an address of the user a password
+                                        # was given for (None: no password checked)
 
     def answer(self, subject: str, template: str, /, **values: object) -> None:
         """Mail a rendered template back to the sender."""
@@ -114,15 +117,16 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
                  "it, send: password reset {user}")
 
 
-def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
+def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str,
+          subjects: Callable[[str, str], list[str]] = guard.subjects) -> str:
     """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
     right; else CommandError(`wrong` with {user} filled in), every failure counted by the guessing
-    limit (pbm.model.guard), which refuses unanswered while it holds -- but never to the user's own
-    address."""
+    limit (pbm.model.guard, against `subjects(user, sender)`), which refuses unanswered while it
+    holds -- from every sender, the user's own addresses too (a From is forged at no cost)."""
     sender = ctx.incoming.sender if ctx.incoming else ""
-    user, own = accounts.claimed(ctx.db, user_word, sender)
-    counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
-    if not own and guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+    user, ctx.from_own = accounts.claimed(ctx.db, user_word, ctx.incoming.standing if ctx.incoming else "")
+    counted = subjects(user.id if user else "", sender)
+    if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
         ctx.failures += counted
         raise Unanswered("too many wrong passwords")
     if user is None:
@@ -137,11 +141,11 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
         raise CommandError(f"{user.id} has signed off; that account can no longer be used.")
     if not right(user):
         ctx.failures += counted
-        until = None if own else guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
+        until = guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
         later = (f" There have been too many wrong passwords for {user.id} or from your address: "
-                 f"commands with a password from it are refused, unanswered, until "
-                 f"{until:%Y-%m-%d %H:%M} UTC (always accepted from {user.id}'s registered "
-                 f"addresses).") if until else ""
+                 f"commands with a password are refused, unanswered, until {until:%Y-%m-%d %H:%M} "
+                 f"UTC, from every address. {user.id} can still answer a game mail (its reply "
+                 f"address needs no password) or send: password reset {user.id}") if until else ""
         raise CommandError(wrong.format(user=user.id) + later)
     if ctx.request:
         ctx.request.trusted = True

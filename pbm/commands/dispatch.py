@@ -69,11 +69,28 @@ def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> H
     ctx = Context(db, config, incoming, now)
     if incoming.sender:                  # else nobody to answer, and nobody to act for
         _dispatch(ctx, incoming)
-    return Handled(ctx.out, ctx.redact(incoming.subject, registry.VOCABULARY),
+    return Handled(ctx.out if incoming.vouched else _once(ctx.out, incoming),
+                   ctx.redact(incoming.subject, registry.VOCABULARY),
                    ctx.redact(incoming.body, registry.VOCABULARY))
 
 
+def _once(out: list[Outgoing], incoming: Incoming) -> list[Outgoing]:
+    """A From nobody vouched for is answered at most once, without a reply token (it may be
+    forged: the answer would be backscatter, the token a gift); mail to the players' registered
+    addresses goes as usual."""
+    answers = [mail for mail in out if mail.in_reply_to == incoming.message_id and mail.to == incoming.sender]
+    kept = [mail for mail in out if mail not in answers]
+    return [replace(mail, reply_to=None) for mail in answers[:1]] + kept
+
+
 def _dispatch(ctx: Context, incoming: Incoming) -> None:
+    if incoming.token is not None and not incoming.vouched:
+        _refuse(ctx, parse.split("reply"), CommandError(
+            f"A reply to a game mail is taken only when the mail server vouches for its sender, "
+            f"and it did not vouch for {incoming.sender} (no DMARC pass). Send the command with "
+            f"your password in the subject instead, for example: xiangqi move 101 USERID PASSWORD "
+            f"h2e2"), what="reply")
+        return
     if incoming.token is not None:
         _token_reply(ctx)
         return
@@ -127,7 +144,7 @@ def _run(ctx: Context, line: str, comment: str) -> None:
 
 def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
     """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
-    ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
+    ctx.request, ctx.comment, ctx.board, ctx.actor, ctx.from_own = req, comment, None, None, None
     mark, published = len(ctx.out), set(ctx.published)
     ctx.db.execute("SAVEPOINT pbm_command")
     try:
@@ -237,6 +254,11 @@ def _token_reply(ctx: Context) -> None:
 
     def work() -> None:
         if found is None or found[0] not in catalogue.served():
+            counted = guard.token_subjects(incoming.sender)
+            if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+                ctx.failures += counted
+                raise Unanswered("too many wrong reply addresses")
+            ctx.failures += counted
             named = tokens.claimed(incoming.token)
             if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
                 req.game = named[0]
@@ -283,6 +305,6 @@ def _token_reply(ctx: Context) -> None:
                                f"such as h2e2); that line has {len(words)} words.")
 
     error = _attempt(ctx, req, comment, work)
-    if error:
+    if error and not isinstance(error, Unanswered):
         _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
     ctx.heard(req)

@@ -166,12 +166,18 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     if ended:
         notices.send(ctx, board, subject(board), root, attachments)
-    notes = notes or {}
+    notes = {user: list(lines) for user, lines in (notes or {}).items()}
     known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:
         recipients = [*board.players, *known.observers]
     answered = actor is not None and ctx.incoming is not None
+    if answered and actor in board.players and not (
+            ctx.from_own if ctx.from_own is not None and actor == ctx.actor
+            else accounts.owns_address(ctx.db, actor, ctx.incoming.standing)):
+        _from_elsewhere(ctx, board, actor, mail, new)
+        answered = False
+        recipients = [actor, *recipients]
     everyone = [actor, *recipients] if answered else recipients
     strangers = [user for user in dict.fromkeys(everyone) if user not in known.readers]
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
@@ -183,7 +189,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     for user in dict.fromkeys(recipients):
-        if user == actor and ctx.incoming is not None:
+        if user == actor and answered:
             continue
         who = readers[user]
         if who.address is None:
@@ -194,6 +200,23 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
+
+
+def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, new: bool) -> None:
+    """A player's command sent from an address that is not theirs (a password works from
+    anywhere, and a From is forged at no cost): the game mail, with its reply token, goes to the
+    player's registered address, saying where the command came from; the sender gets a short
+    confirmation without a token."""
+    sender = ctx.incoming.sender
+    how = "which is not one of your registered addresses" if ctx.incoming.vouched else \
+        "which its mail server did not vouch for (no DMARC pass)"
+    mail.notes.setdefault(actor, []).append(
+        f"This was sent from {sender}, {how}. If it was not you, change your password now "
+        f"(change password {actor} OLD NEW).")
+    ctx.out.append(compose.answer(ctx.incoming, subject(board, new=new), compose.render("note.j2", lines=[
+        f"Done for {actor} on {board.title} Board {board.number}. The game mail went to {actor}'s "
+        f"registered address, as {sender} is not one of them or was not vouched for."]),
+        root=thread(ctx, board), kind="note"))
 
 
 class _BoardMail(NamedTuple):

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import conditional, notify, setups, turns
+from pbm.commands import conditional, flood, notify, setups, turns
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -48,7 +48,7 @@ def challenge(ctx: Context, req: Request) -> None:
     if first == second:
         raise CommandError("A player cannot challenge themselves: name two different users.")
     challenger = next((u for u in (first, second)
-                       if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
+                       if accounts.owns_address(ctx.db, u, ctx.incoming.standing)), None)
     if challenger is None:
         raise CommandError(f"A challenge is accepted only from a mail address registered to {first} "
                            f"or {second}, and {ctx.incoming.sender} is not. Send it from such an "
@@ -59,6 +59,7 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(f"This server needs the challenger's password in a challenge: "
                            f"{variant} challenge {first} {second} PASSWORD (the password of "
                            f"{challenger}, who is writing).")
+    flood.check(ctx, variant, challenger, second if challenger == first else first)
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
@@ -69,6 +70,7 @@ def challenge(ctx: Context, req: Request) -> None:
                 f"game is not rated, and they may decline it by resigning. If {opponent} does not "
                 f"move by {board.expires_at[:16]} UTC, the challenge lapses."]
     announce(ctx, board, game, challenger, headline, chosen)
+    flood.started(ctx)
 
 
 def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, bool, str | None]:

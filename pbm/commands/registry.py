@@ -11,6 +11,7 @@ from pbm.commands import (
     away,
     conditional,
     notices,
+    pending,
     play,
     queries,
     seeking,
@@ -226,6 +227,14 @@ COMMANDS: list[Command] = [
             admin.forfeit, game=True, min_args=4, max_args=None, passwords=(2,)),
     Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", "admin: end a game without result",
             admin.cancel, game=True, min_args=3, max_args=None, passwords=(2,)),
+    Command("accept", "USERID PASSWORD", "take up every challenge of this game waiting for you",
+            pending.accept, game=True, min_args=2, max_args=2, passwords=(1,)),
+    Command("reject", "USERID PASSWORD", "decline every challenge of this game waiting for you",
+            pending.reject, game=True, min_args=2, max_args=2, passwords=(1,)),
+    Command("limit", "USERID PASSWORD N|off", "play at most N running games of this game at once",
+            pending.limit, game=True, min_args=3, max_args=3, passwords=(1,),
+            details="A challenge that would give you (or the challenger) more running games of this "
+                    "game than your limit is refused. off removes the limit."),
 ]
 
 GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliases)}

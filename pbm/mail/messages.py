@@ -19,6 +19,13 @@ class Incoming:
     body: str                # decoded plain text: quoted text and signature removed
     token: str | None = None  # reply token from a "pbm+TOKEN@host" recipient, if any
     references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
+    vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
+
+    @property
+    def standing(self) -> str:
+        """The sender, as far as its address may grant anything (a registered address's standing,
+        a reply token): "" when the From was not vouched for."""
+        return self.sender if self.vouched else ""
 
 
 @dataclass

@@ -210,6 +210,24 @@ def redacted(headers: Sequence[str], subject: str, body: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+def unread(raw: bytes, vocabulary: frozenset[str], mask: str) -> bytes:
+    """What is kept of a message when it is recorded, before anything in it is read: `redacted`,
+    with every word of its subject and body but those of `vocabulary` replaced by `mask` -- any
+    other word may be a password.  For mail never answered (automatic, too large) and failed
+    mail this stays the record; a processed message's record is made again from what its commands
+    quoted."""
+    msg = parse(raw)
+    try:
+        subject, body = header_text(msg, "Subject"), body_text(msg)
+    except Exception:               # undecodable: nothing of it is kept but its headers
+        subject, body = "", ""
+
+    def masked(text: str) -> str:
+        return "\n".join(" ".join(word if word.lower() in vocabulary else mask for word in line.split())
+                         for line in text.splitlines())
+    return redacted(kept_headers(msg), masked(subject), masked(body))
+
+
 def author(msg: Message, mail_from: str | None = None) -> tuple[str, str]:
     """(display name, address) of the From header, else ("", envelope sender); "" if none."""
     found = addresses(msg, "From")

@@ -42,6 +42,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     reset set
     conditional submit confirm notify replay
     tournament tournaments
+    limit
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 

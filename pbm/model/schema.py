@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pbm.commands.parse import MASK
+from pbm.mail import reading
 from pbm.model.db import Database
 
 # 1: mail intake and outbox (pbm.intake, pbm.outbox).
@@ -337,6 +339,19 @@ CREATE TABLE tournament_games (
 CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
+def _redact_at_rest(db: Database) -> None:
+    """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored message is redacted when it is recorded (with every
+    word of its text masked but the command words), a failed one's bytes kept only sealed under
+    the server secret (pbm.model.sealed); the messages stored before are redacted here, all their
+    words masked -- failed ones too, since a migration has no secret to seal them with: run
+    `pbm inbound retry` on those before upgrading."""
+    db.execute("ALTER TABLE inbound ADD COLUMN sealed BLOB")   # a failed message's raw bytes, sealed
+    db.execute("CREATE TABLE running_limits (user_id TEXT NOT NULL REFERENCES users(id), variant TEXT "
+               "NOT NULL, most INTEGER NOT NULL, PRIMARY KEY (user_id, variant)) WITHOUT ROWID")
+    rows = db.execute("SELECT id, raw FROM inbound WHERE redacted = 0").fetchall()
+    db.conn.executemany("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
+                        [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
+
 
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
@@ -344,6 +359,7 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     ABUSE,
     PLAYERS,
     SPEED,
+    _redact_at_rest,
     CORRESPONDENCE,
     TOURNAMENTS,
 ]

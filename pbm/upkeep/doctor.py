@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.config import Config
+from pbm.upkeep import health, replica
 
 Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
 NOTE = "note: "
@@ -82,6 +83,9 @@ def _database(config: Config) -> Iterator[str]:
         return
     if result != ["ok"]:
         yield f"{path} is damaged ({'; '.join(result[:3])}): stop pbm and restore it from a backup"
+    elif health.marked(config):
+        yield (f"{config.data_dir / health.MARKER} says the database was found damaged, and mail is "
+               f"refused while it is there; the file is whole now: restart pbm serve, or remove it")
     if version != len(MIGRATIONS):
         yield (f"the database has schema version {version}, this pbm {len(MIGRATIONS)}: "
                f"{'pbm migrates it when it next opens it' if version < len(MIGRATIONS) else 'install the newer pbm that wrote it'}")
@@ -123,6 +127,14 @@ def _lmtp(config: Config) -> Iterator[str]:
         yield f"[lmtp] socket: {path} exists and is not a socket; remove it"
 
 
+def _replica(config: Config) -> Iterator[str]:
+    """The Litestream replica's lag, where one is configured."""
+    if not config.storage.litestream_config:
+        return
+    current, line = replica.lag(config)
+    yield f"{NOTE}{line}" if current else line
+
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -130,4 +142,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("relay", _relay),
     ("templates", _templates),
     ("lmtp", _lmtp),
+    ("replica", _replica),
 ]
