@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import rules
-from pbm import catalogue
+from pbm import catalogue, pictures
 from pbm.commands import movelist
 from pbm.commands.base import Context
 from pbm.mail.messages import Outgoing
@@ -18,6 +18,7 @@ from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
 from pbm.model.readers import Company, gather
 from pbm.outbox import compose
+from rules.board_ascii import hand_lines
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -98,9 +99,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     sides = player_sides(board, game)
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     moves = movelist.text(board, sides, upto, prefs["notation"])
-    turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
+    style = prefs["board"]
+    turned = style in ("own", "svg") and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
-    drawn = not declined and prefs["board"] != "off"
+    drawn = not declined and style != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
     return {
         "title": board.title,
@@ -110,10 +112,28 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": moves,
         "board": shown.board(turned) if drawn else "",
-        "svg": shown.board_svg(turned) if drawn else "",
+        "switches": shown.variant.switches(),
+        "hands": hand_lines(shown.position),
+        "drawn": (shown, turned, style) if drawn else None,
         "fen": fen,
         "analysis": link,
     }
+
+
+def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, bytes], ...]]:
+    """The HTML part of a board mail made of `summary`'s values, and the picture it shows inline:
+    the board as a PNG every mail client shows (one per view, shared by every reader of an event
+    through the pictures' cache), or as inline SVG for a reader who chose board=svg.  None for a
+    reader who wants no board."""
+    if values["drawn"] is None:
+        return "", ()
+    shown, turned, style = values["drawn"]
+    if style == "svg":
+        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
+    picture = pictures.board_png(shown, turned=turned)
+    content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
+    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
+    return html, ((content_id, "image/png", picture.data),)
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
@@ -174,9 +194,9 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
-        body, html = _body(ctx, board, game, mail, actor, who, None)
+        body, (html, related) = _body(ctx, board, game, mail, actor, who, None)
         ctx.out.append(compose.answer(
-            ctx.incoming, subject(board, new=new), body, html=html, root=root,
+            ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     for user in dict.fromkeys(recipients):
@@ -186,9 +206,10 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
-        body, html = _body(ctx, board, game, mail, user, who, attached)
+        body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
         ctx.out.append(compose.notify(
-            who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
+            who.address, subject(board, new=new, comment=bool(attached)), body, html=html,
+            related=related, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
 
@@ -238,14 +259,13 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
 
 
 def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
-          who: accounts.Reader, attached: dict | None) -> tuple[str, str]:
+          who: accounts.Reader, attached: dict | None) -> tuple[str, tuple[str, tuple]]:
     """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=footer(board, game, user, user in mail.observers))
-    html = compose.render_html("board.html.j2", **values) if values["svg"] else ""
-    return compose.render("board.j2", **values), html
+    return compose.render("board.j2", **values), html_part(ctx, values)
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> str:

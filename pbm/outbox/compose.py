@@ -72,21 +72,24 @@ def render(template: str, /, **values: object) -> str:
 
 def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
+           attachments: tuple[tuple[str, str], ...] = (),
+           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
     references = tuple(dict.fromkeys(r for r in (root, incoming.message_id) if r))
     return Outgoing(to=incoming.sender, subject=subject, body=body, in_reply_to=incoming.message_id,
                     references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind,
-                    html=html, attachments=attachments)
+                    html=html, attachments=attachments, related=related)
 
 
 def notify(to: str, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
+           attachments: tuple[tuple[str, str], ...] = (),
+           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
     """A mail nobody asked for just now, e.g. to the opponent (Auto-Submitted: auto-generated)."""
     return Outgoing(to=to, subject=subject, body=body, in_reply_to=root,
                     references=(root,) if root else (), reply_to=reply_to,
-                    auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments)
+                    auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments,
+                    related=related)
 
 
 def thread_id(server_address: str, variant: str, board: int) -> str:

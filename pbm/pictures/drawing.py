@@ -44,8 +44,7 @@ COLOURS = 128                           # of the palette: enough to keep every f
 
 def caption(v) -> str:
     """The game and its switches in force, e.g. "Padwar qi -korean"; empty without any."""
-    switches = [f"-{name}" for name, value in v.params if value is True]
-    return " ".join([v.title, *switches]) if switches else ""
+    return " ".join([v.title, *v.switches()]) if v.switches() else ""
 
 
 def size(v) -> tuple[int, int]:
