@@ -48,7 +48,7 @@ def test_the_yearly_allowance_and_coming_back_early(tmp_path):
     started(post)
     vacation = f"vacation bob {PASSWORDS['bob']}"
     [error] = post.send(f"{vacation} 31", sender="bob@example.org")
-    assert "bob has 30.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "bob has 30 of this year's 30 days left" in " ".join(text(error).split())
     post.send(f"{vacation} 20", sender="bob@example.org")
     post.tick(4)
     [back] = post.send(f"{vacation} off", sender="bob@example.org")  # 4 days taken, 16 given back

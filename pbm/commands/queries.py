@@ -85,7 +85,7 @@ def _show_users(ctx: Context, variant: str | None, users: list[str], which: str)
 def _show(ctx: Context, board: Board, ply: int | None) -> None:
     game = board.replay()
     if ply is not None and ply > board.ply:
-        raise CommandError(f"{board.title} Board {board.number} has {board.ply} moves so far, so there "
+        raise CommandError(f"{board.title} Board {board.number} has {compose.quantity(board.ply, 'move')} so far, so there "
                            f"is no position after move {ply}.")
     values = notify.for_sender(ctx, board, game, upto=ply)
     ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
@@ -98,7 +98,7 @@ def status(ctx: Context, req: Request) -> None:
     game = board.replay()
     values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} moves so far"
+    headline = [f"{compose.quantity(board.ply, 'move')} so far"
                 + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
@@ -164,7 +164,8 @@ def _line(board: Board) -> str:
         state = f"move {board.ply + 1}, {board.to_move} to move"
     else:
         state = f"{describe_end(board)} ({(board.finished_at or '')[:10]})"
-    return f"{board.number:>5}  {players:<35} {state}"
+    line = f"{board.number:>5}  {players:<24} {state}"
+    return line if len(line) <= compose.LINE else f"{board.number:>5}  {players}\n{'':7}{state}"
 
 
 def standings(ctx: Context, req: Request) -> None:

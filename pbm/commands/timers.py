@@ -16,6 +16,7 @@ from pbm.config import Config
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
+from pbm.outbox import compose
 from pbm.outbox.queue import queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
@@ -63,22 +64,22 @@ def run(ctx: Context) -> None:
 def _time_out(ctx: Context, board: games.Board) -> None:
     loser = board.to_move
     days = board.options["timeout"]
-    turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {days:g} days")
+    turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {compose.quantity(days, 'day')}")
     games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=None,
-                       headline=[f"{loser} has lost on time: the limit is {days:g} days per move."])
+                       headline=[f"{loser} has lost on time: the limit is {compose.quantity(days, 'day')} per move."])
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:
     challenged, days = board.challenged, ctx.config.server.challenge_days
     turns.end_without_result(ctx, board, games.CANCELLED,
-                             f"{challenged} did not take up the challenge within {days:g} days")
+                             f"{challenged} did not take up the challenge within {compose.quantity(days, 'day')}")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[
         f"{board.challenger}'s challenge has lapsed: {challenged} did not make a first move within "
-        f"{days:g} days. The game is cancelled and does not count."])
+        f"{compose.quantity(days, 'day')}. The game is cancelled and does not count."])
 
 
 def _time_left(left: timedelta) -> str:

@@ -23,6 +23,7 @@ from pbm.commands.base import CommandError, Context
 from pbm.model import games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
+from pbm.outbox import compose
 
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",
@@ -48,7 +49,8 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]
                                f"--{name}=3 (or 0.5 for twelve hours), at most {MAX_DAYS:g}.")
         if name == "timeout" and days < min_timeout:
             raise CommandError(f"--timeout={value} is shorter than this server allows: a move may "
-                               f"be given at least {min_timeout:g} days (--timeout={min_timeout:g}).")
+                               f"be given at least {compose.quantity(min_timeout, 'day')} "
+                               f"(--timeout={min_timeout:g}).")
         options[name] = days
     return options
 

@@ -43,10 +43,25 @@ def environment() -> jinja2.Environment:
             kept = jinja2.FileSystemBytecodeCache(str(compiled_cache), "templates-%s.cache")
         except OSError:
             pass                        # a cache: compile them in memory then
-    return jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=_is_html,
+    made = jinja2.Environment(loader=jinja2.DictLoader(templates), autoescape=_is_html,
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
                               lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False,
                               bytecode_cache=kept)
+    made.filters.update(number=number, quantity=quantity)
+    return made
+
+
+LINE = 78                               # the longest line of a mail (RFC 5322's recommendation)
+
+
+def number(value: float) -> str:
+    """A count or an amount as English writes it: 20, 2.5, 0.5 (never 20.0; at most one decimal)."""
+    return f"{round(value, 1):g}"
+
+
+def quantity(value: float, noun: str) -> str:
+    """`value` `noun`s in English: "1 move", "20 days", "2.5 days", "0 games" (a plain -s plural)."""
+    return f"{number(value)} {noun}{'' if round(value, 1) == 1 else 's'}"
 
 
 def _is_html(name: str | None) -> bool:
