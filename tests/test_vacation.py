@@ -54,7 +54,7 @@ def test_the_yearly_allowance_and_coming_back_early(tmp_path):
     [back] = post.send(f"{vacation} off", sender="bob@example.org")  # 4 days taken, 16 given back
     assert "vacation is over" in text(back) and "(move by 2024-03-07" in text(back)
     [error] = post.send(f"{vacation} 27", sender="bob@example.org")
-    assert "26.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "26 of this year's 30 days left" in " ".join(text(error).split())
     [error] = post.send(f"{vacation} off", sender="bob@example.org")
     assert "bob is not on vacation" in text(error)
     [error] = post.send(f"{vacation} soon", sender="bob@example.org")
