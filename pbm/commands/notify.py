@@ -19,6 +19,7 @@ from pbm.model.games import Board
 from pbm.model.readers import Company, gather
 from pbm.outbox import compose
 from rules.board_ascii import hand_lines
+from rules.board_svg import last_move_squares
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -282,6 +283,9 @@ def example_move(board: Board, game: rules.Game, user: str) -> str:
         except rules.RulesError:
             probe = None
     moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
+    king = probe.position.kings[probe.position.side] if probe else -1
+    # a king's step is a poor example (and a move that looks like one, of a novice's king, worse)
+    moves = [m for m in moves if last_move_squares(probe.variant, m)[0] != king] or moves
     if not moves:
         return "MOVE"
     move = moves[len(moves) // 2]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
+from rules.board_svg import last_move_squares
 from pbm.commands import notify
 from pbm.commands.base import CommandError, Context
 from pbm.model import games, ratings
@@ -145,12 +146,27 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     consent(ctx, board, mover)
     queued = " from the queue (Auto)" if auto else ""
-    did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
-    headline.append(f"{mover} {did}{queued}.")
+    headline.append(f"{mover} {did(game, move, notation)}{queued}.")
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
         what = "draw offer" if board.offer == "draw" else "request to take back a move"
         headline.append(f"{board.offer_by}'s {what} lapsed with this move.")
         board.offer = board.offer_by = None
+
+
+def did(game: rules.Game, move: str, notation: str) -> str:
+    """What the last move of `game` did, in words: "played h3e3 (C2=5)", "passed",
+    "castled (e1c1)", "played c3d2+, promoted to dragon bishop"."""
+    if move == rules.PASS:
+        return "passed"
+    squares = last_move_squares(game.variant, move)
+    piece = game.tables.piece_type(game.position.board[squares[-1]])
+    width = game.variant.width
+    if piece.royal and len(squares) == 2 and squares[0] // width == squares[1] // width \
+            and abs(squares[1] - squares[0]) > 1:          # the king two or three files: castling
+        return f"castled ({notify.played(move, notation)})"
+    if move.endswith("+"):                  # Gi-Qi-Game's promotion (e6e7= declines it)
+        return f"played {notify.played(move, notation)}, promoted to {piece.name}"
+    return f"played {notify.played(move, notation)}"
 
 
 def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
@@ -168,7 +184,8 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
             dropped = games.clear_premoves(ctx.db, board, board.to_move)
             note = f"Your queued move {queued} was not played: {e}."
             if dropped:
-                note += f" The {dropped} move(s) queued after it were dropped as well."
+                note += (" The move queued after it was dropped as well." if dropped == 1 else
+                         f" The {dropped} moves queued after it were dropped as well.")
             notes.setdefault(board.to_move, []).append(note)
             break
         record_move(ctx, board, game, board.to_move, True, headline)
