@@ -175,9 +175,11 @@ def company(ctx: Context, board: Board) -> Company:
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
                 headline: list[str], notes: dict[str, list[str]] | None = None,
-                new: bool = False, recipients: list[str] | None = None) -> None:
+                new: bool = False, recipients: list[str] | None = None,
+                own: list[str] | None = None) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
-    else concerned: by default both players and the observers."""
+    else concerned: by default both players and the observers.  `own`: the headline of the
+    sender's own mail, where it says to them what they did ("You asked to ...")."""
     text = ctx.publish(ctx.comment) if actor else ""
     if text:
         games.add_event(ctx.db, board, "comment", actor, text, ctx.now)     # for the PGN record
@@ -195,7 +197,8 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
-        body, (html, related) = _body(ctx, board, game, mail, actor, who, None)
+        body, (html, related) = _body(ctx, board, game, mail._replace(headline=own or headline), actor,
+                                      who, None)
         ctx.out.append(compose.answer(
             ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
