@@ -198,11 +198,42 @@ def _holds_a_move(board: Board, words: list[str]) -> bool:
     game = board.replay()
     for word in words:
         try:
-            game.check_notation(word)
+            game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
             return True
         except rules.RulesError:
             continue
     return False
+
+
+def _reads_as_a_move(board: Board, words: list[str]) -> bool:
+    """Whether a line of a reply is a move by itself: one word the game reads as a move or an
+    in-game word alone, or `move MOVE` / `queue MOVE`."""
+    if len(words) == 1:
+        return words[0].lower() in TOKEN_VERBS or _holds_a_move(board, words)
+    return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _holds_a_move(board, words[1:])
+
+
+SHOWN_LINES = 3         # of a reply in which nothing reads as a move, quoted back in the error
+CHECKED_WORDS = 12      # words of those lines checked against the player's password, at most
+
+
+def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines: list[str]) -> CommandError:
+    """The error for a reply to a turn mail in which no line reads as a move: the lines it read,
+    masking only a word that is the player's password (the token proved who they are, so their
+    password can be checked; a long word beyond the checked ones is masked unchecked), and what
+    would be right."""
+    shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
+    stored = accounts.get(ctx.db, user).password
+    candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))
+    req.secrets.update(w for i, w in enumerate(candidates)
+                       if i >= CHECKED_WORDS or accounts.verify_password(w, stored))
+    req.trusted = True
+    example = notify.example_move(board, board.replay(), user)
+    return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
+                        + "\n".join(f"    {req.mask(text)}" for text in shown)
+                        + f"\nWrite your move alone on a line (for example {example}), or one of "
+                          f"resign, propose, accept, reject, undo; a greeting or a comment may stand "
+                          f"before or after it.")
 
 
 def _token_reply(ctx: Context) -> None:
@@ -234,6 +265,7 @@ def _token_reply(ctx: Context) -> None:
     found = tokens.check(ctx.config.secret, incoming.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
+        nonlocal line, words
         if found is None or found[0] not in catalogue.served():
             named = tokens.claimed(incoming.token)
             if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
@@ -262,6 +294,17 @@ def _token_reply(ctx: Context) -> None:
         if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
             play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
             return
+        if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
+            # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
+            # first line that reads as one, the other lines are the comment
+            at = next((i for i, text in enumerate(lines) if _reads_as_a_move(board, text.split())), None)
+            if at is None:
+                raise _nothing_to_play(ctx, req, board, user, lines)
+            line, words = lines[at].strip(), lines[at].split()
+            ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
+            req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
+            req.distrust(words)                                             # whole: it is a move
+            verb = words[0].lower()
         if verb in ("move", "board", "mvoe") and len(words) == 2:
             play.act(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:

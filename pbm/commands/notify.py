@@ -246,6 +246,20 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
                           reply_to=reply_address(ctx, board, ctx.actor) if proven else None, kind="note")
 
 
+def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoing:
+    """A game shown on request (show, status; `values`: the board template's), in the game's
+    thread.  Sent to a registered address of one of its players, it carries that player's reply
+    address (the mail goes to their own mailbox, so the token is safe there): answering it answers
+    the game, as a board mail's answer does."""
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
+    player = user if user in board.players else None
+    html, related = html_part(ctx, values)
+    return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
+                          related=related, root=thread(ctx, board),
+                          reply_to=reply_address(ctx, board, player) if player else None,
+                          kind=_kind(board, player) if player else "")
+
+
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []

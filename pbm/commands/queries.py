@@ -88,8 +88,8 @@ def _show(ctx: Context, board: Board, ply: int | None) -> None:
         raise CommandError(f"{board.title} Board {board.number} has {compose.quantity(board.ply, 'move')} so far, so there "
                            f"is no position after move {ply}.")
     values = notify.for_sender(ctx, board, game, upto=ply)
-    ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
-               footer=[])
+    values.update(headline=[], notes=[], comment=None, footer=[])
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def status(ctx: Context, req: Request) -> None:
@@ -110,8 +110,9 @@ def status(ctx: Context, req: Request) -> None:
         headline.append(f"Mail to {mailboxes[address]} ({address}) was refused for good: {reason}")
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": ""},
-               headline=headline, notes=[], comment=None, footer=[], record=record)
+    values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
+                  record=record)
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def player(ctx: Context, req: Request) -> None:
