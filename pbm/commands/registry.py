@@ -78,7 +78,7 @@ COMMANDS: list[Command] = [
     Command("password set", "USERID CODE NEWPASSWORD", "set a new password with the code "
             "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
-    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off, "
+    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off|svg, "
             "notation=both|coordinates|wxf", account.set_preferences, game=False, min_args=3,
             max_args=4, passwords=(1,),
             details="board=own (the default) draws every board from your own side, Black's "

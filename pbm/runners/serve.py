@@ -227,7 +227,7 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
     server = await asyncio.get_running_loop().create_unix_server(
         smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
     os.chmod(path, config.lmtp.socket_mode)
-    log.info("LMTP on %s", path)
+    log.info("listening for LMTP on the socket %s", path)
     return server
 
 
@@ -254,7 +254,8 @@ async def _serve(config: Config) -> bool:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     timers = asyncio.create_task(_timers(config, intake_thread))
-    log.info("listening on %s:%d for %s", config.smtp.host, config.smtp.port, config.server.address)
+    log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
+             config.server.address, config.data_dir.resolve())
     await stop.wait()
     log.info("stopping")
     clean = await listeners.stop(DRAIN_TIMEOUT)     # after what they hold
