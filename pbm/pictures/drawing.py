@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from pbm.pictures import sprites
-from pbm.pictures.faces import FACES, face, font
+from pbm.pictures.faces import face, font
 from pbm.pictures.sprites import (BADGE, BADGE_AT, CHECK, CHECK_INNER, CHECK_OUTER, MATE,  # noqa: F401
                                   SCALE, Sprite)
 from pbm.pictures.view import View
 from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
-from rules.board_svg import BOARD, LINE, MARGIN, RADIUS, STEP
+from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
 
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
 HAND = 38                               # the height of a row of pieces in hand
@@ -39,7 +40,7 @@ HAND_RADIUS = 14
 HAND_STEP = 34
 HAND_LEFT = MARGIN + 60                 # the centre of a row's first piece (its label before it)
 CAPTION = 24
-COLOURS = 128                           # of the palette: enough to keep every flat colour
+BLENDS = 4                              # palette colours between each two flat colours
 COMPRESSION = 6                         # zlib's level: 9 (or optimize) saves 7% for eight times the time
 
 
@@ -102,22 +103,16 @@ def _piece(v, piece, side: int, faces: str, radius: int) -> Sprite:
 
 @functools.lru_cache(maxsize=16)
 def _palette(v) -> Image.Image:
-    """The palette every picture of game `v` is mapped onto: the colours of its empty board and of
-    every sprite it can show (each piece in either face, in hand, the marks), chosen once."""
-    shown = [sprites.last_move(), sprites.check_ring(), sprites.mate_badge(),
-             *(sprites.count(n) for n in range(2, 10))]
-    for piece in v.pieces:
-        for side in (0, 1):
-            shown += [_piece(v, piece, side, faces, RADIUS) for faces in FACES]
-            shown.append(_piece(v, piece, side, "hanja", HAND_RADIUS))
-    board = _background(v, False)
-    cell = 2 * max(sprite.half for sprite in shown)
-    columns = board.width // cell
-    sheet = Image.new("RGB", (board.width, board.height + cell * (len(shown) // columns + 1)), BOARD)
-    sheet.paste(board)
-    for i, sprite in enumerate(shown):
-        sprite.paste(sheet, ((i % columns + 0.5) * cell, board.height + (i // columns + 0.5) * cell))
-    return sheet.quantize(COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    """The palette every picture of game `v` is mapped onto, made without drawing anything: the
+    flat colours a picture uses, and BLENDS steps between each two of them (an edge smoothed by the
+    scaling down is a blend of the two colours it parts), 231 colours in all."""
+    flat = [ImageColor.getrgb(c) for c in dict.fromkeys(
+        (BOARD, LINE, PIECE, board_svg.MARK, CHECK, MATE, "#ffffff", STRONG, WEAK, *v.colours))]
+    colours = flat + [tuple(round(a + (b - a) * step / (BLENDS + 1)) for a, b in zip(one, other))
+                      for one, other in itertools.combinations(flat, 2) for step in range(1, BLENDS + 1)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours for channel in colour])
+    return palette
 
 
 @functools.lru_cache(maxsize=16)
