@@ -102,8 +102,10 @@ def _multipart(subtype: str, parts: list[tuple[list[str], str]], parameters: str
     # the part's own last line break
     body = "".join(f"--{boundary}\n" + "\n".join(headers) + "\n\n" + text.rstrip("\n") + "\n\n"
                    for headers, text in parts)
-    more = f"; {parameters}" if parameters else ""
-    return [f'Content-Type: multipart/{subtype}; boundary="{boundary}"{more}'], body + f"--{boundary}--\n"
+    header = [f'Content-Type: multipart/{subtype}; boundary="{boundary}"']
+    if parameters:      # on a line of its own (folded), within 78 columns
+        header = [header[0] + ";", f" {parameters}"]
+    return header, body + f"--{boundary}--\n"
 
 
 def _header_line(name: str, value: str) -> str:
