@@ -22,6 +22,7 @@ from support.browser import screenshot
 from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
+from pbm import pictures as board_pictures
 from rules import board_svg
 
 WOOD = tuple(int(board_svg.BOARD[i:i + 2], 16) for i in (1, 3, 5))
@@ -134,3 +135,18 @@ def test_board_preferences_off_and_svg(post):
     plain, html = bob.get_payload()
     assert html.get_content_type() == "text/html" and "<svg" in html.get_content()
     assert not [part for part in mails["bob@example.org"].walk() if part.get_content_maintype() == "image"]
+
+
+def test_readers_who_see_the_same_side_share_one_picture(post):
+    post.signup("carol")
+    post.send("xiangqi challenge alice bob")
+    post.send(f"xiangqi subscribe 101 carol {PASSWORDS['carol']}", sender="carol@example.org")
+    drawn = board_pictures.cached_draw.cache_info().misses
+    mails = {m["To"].partition("@")[0]: m for m in post.send(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3")}
+    assert board_pictures.cached_draw.cache_info().misses - drawn == 2       # one per side seen
+    pictures = {user: [part for part in mail.walk() if part.get_content_type() == "image/png"]
+                for user, mail in mails.items()}
+    assert {user: len(found) for user, found in pictures.items()} == {"alice": 1, "bob": 1, "carol": 1}
+    alice, bob, carol = (pictures[user][0] for user in ("alice", "bob", "carol"))
+    assert alice["Content-ID"] == carol["Content-ID"] and alice.get_content() == carol.get_content()
+    assert bob["Content-ID"] != alice["Content-ID"]            # bob sees the board turned
