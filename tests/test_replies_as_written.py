@@ -53,3 +53,13 @@ def test_show_and_status_to_a_player_carry_their_reply_address(post):
     [shown] = post.send("xiangqi show 101", sender="alice@example.org")
     mails = by_recipient(post.reply(shown, "Hello\nh3e3"))
     assert "alice played h3e3 (C2=5)." in text(mails["alice@example.org"])
+
+
+def test_from_another_address_every_word_that_may_be_a_password_is_masked(post):
+    """A stranger holding a forwarded mail's reply address learns nothing of the password: the
+    error goes to the sender, so no word is checked and every long one is masked."""
+    turn = turn_mail(post)
+    [error] = post.reply(turn, f"Hi bob, {PASSWORDS['alice']} wonderful\nno move here",
+                         sender="mallory@example.net")
+    assert error["To"] == "mallory@example.net"
+    assert "Hi bob, ******** ********" in flat(error) and "no move here" in flat(error)

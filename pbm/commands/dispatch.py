@@ -219,14 +219,17 @@ CHECKED_WORDS = 12      # words of those lines checked against the player's pass
 
 def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines: list[str]) -> CommandError:
     """The error for a reply to a turn mail in which no line reads as a move: the lines it read,
-    masking only a word that is the player's password (the token proved who they are, so their
-    password can be checked; a long word beyond the checked ones is masked unchecked), and what
-    would be right."""
+    and what would be right.  The token proved who wrote it, so each word long enough to be a
+    password is checked against the player's password and only a match is masked -- when the
+    reply came from the player's own address, where the error goes back to.  From any other
+    sender (a forwarded mail's token, a forged From) that would tell a stranger which word is the
+    password, so every such word is masked unchecked, as is any beyond the first CHECKED_WORDS."""
     shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
     stored = accounts.get(ctx.db, user).password
+    own = accounts.owns_address(ctx.db, user, ctx.incoming.sender)
     candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))
     req.secrets.update(w for i, w in enumerate(candidates)
-                       if i >= CHECKED_WORDS or accounts.verify_password(w, stored))
+                       if not own or i >= CHECKED_WORDS or accounts.verify_password(w, stored))
     req.trusted = True
     example = notify.example_move(board, board.replay(), user)
     return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
@@ -299,7 +302,7 @@ def _token_reply(ctx: Context) -> None:
             # first line that reads as one, the other lines are the comment
             at = next((i for i, text in enumerate(lines) if _reads_as_a_move(board, text.split())), None)
             if at is None:
-                raise _nothing_to_play(ctx, req, board, user, lines)
+                raise _nothing_to_play(ctx, req, board, user, lines or [line])
             line, words = lines[at].strip(), lines[at].split()
             ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
             req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
