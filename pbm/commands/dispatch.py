@@ -195,7 +195,10 @@ def _answers_a_note(incoming: Incoming) -> bool:
 def _holds_a_move(board: Board, words: list[str]) -> bool:
     """Whether any word reads as a move of the game (then the line is a move gone wrong, never
     chat: "apple7 h10g8" must not reach the opponent)."""
-    game = board.replay()
+    return _any_move(board.replay(), words)
+
+
+def _any_move(game: rules.Game, words: list[str]) -> bool:
     for word in words:
         try:
             game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
@@ -205,12 +208,12 @@ def _holds_a_move(board: Board, words: list[str]) -> bool:
     return False
 
 
-def _reads_as_a_move(board: Board, words: list[str]) -> bool:
+def _reads_as_a_move(game: rules.Game, words: list[str]) -> bool:
     """Whether a line of a reply is a move by itself: one word the game reads as a move or an
     in-game word alone, or `move MOVE` / `queue MOVE`."""
     if len(words) == 1:
-        return words[0].lower() in TOKEN_VERBS or _holds_a_move(board, words)
-    return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _holds_a_move(board, words[1:])
+        return words[0].lower() in TOKEN_VERBS or _any_move(game, words)
+    return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _any_move(game, words[1:])
 
 
 SHOWN_LINES = 3         # of a reply in which nothing reads as a move, quoted back in the error
@@ -300,7 +303,8 @@ def _token_reply(ctx: Context) -> None:
         if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
             # first line that reads as one, the other lines are the comment
-            at = next((i for i, text in enumerate(lines) if _reads_as_a_move(board, text.split())), None)
+            game = board.replay()
+            at = next((i for i, text in enumerate(lines) if _reads_as_a_move(game, text.split())), None)
             if at is None:
                 raise _nothing_to_play(ctx, req, board, user, lines or [line])
             line, words = lines[at].strip(), lines[at].split()
