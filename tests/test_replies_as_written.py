@@ -63,3 +63,4 @@ def test_from_another_address_every_word_that_may_be_a_password_is_masked(post):
                          sender="mallory@example.net")
     assert error["To"] == "mallory@example.net"
     assert "Hi bob, ******** ********" in flat(error) and "no move here" in flat(error)
+
