@@ -228,11 +228,11 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
     sender (a forwarded mail's token, a forged From) that would tell a stranger which word is the
     password, so every such word is masked unchecked, as is any beyond the first CHECKED_WORDS."""
     shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
-    stored = accounts.get(ctx.db, user).password
-    own = accounts.owns_address(ctx.db, user, ctx.incoming.sender)
+    account = accounts.get(ctx.db, user)        # None: the token's user is gone
+    own = account is not None and accounts.owns_address(ctx.db, user, ctx.incoming.sender)
     candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))
     req.secrets.update(w for i, w in enumerate(candidates)
-                       if not own or i >= CHECKED_WORDS or accounts.verify_password(w, stored))
+                       if not own or i >= CHECKED_WORDS or accounts.verify_password(w, account.password))
     req.trusted = True
     example = notify.example_move(board, board.replay(), user)
     return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
@@ -324,7 +324,9 @@ def _token_reply(ctx: Context) -> None:
             raise CommandError(f"Write only the move on the first line of your reply (one word, "
                                f"such as h2e2); that line has {len(words)} words.")
 
+    trusted = req.trusted
     error = _attempt(ctx, req, comment, work)
     if error:
         _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
+    req.trusted = trusted   # kept as distrusted as it came: the error may quote more, to its writer
     ctx.heard(req)
