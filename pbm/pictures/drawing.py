@@ -34,6 +34,7 @@ from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
 from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
 
+Image.preinit()     # Pillow's PNG writer loaded now, not at the first picture (see faces._FONT_DATA)
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
 HAND = 38                               # the height of a row of pieces in hand
 HAND_RADIUS = 14
