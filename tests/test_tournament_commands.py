@@ -4,7 +4,6 @@ an administrator's ruling, a player who withdraws."""
 from __future__ import annotations
 
 import pytest
-
 from support.postoffice import PASSWORDS, PostOffice, flat, text
 
 pytestmark = pytest.mark.post_office("alice", "bob", "carol", "root")

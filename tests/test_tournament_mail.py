@@ -7,7 +7,6 @@ from collections import Counter
 from email.message import EmailMessage
 
 import pytest
-
 from support.postoffice import text
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]

@@ -48,13 +48,13 @@ def test_the_yearly_allowance_and_coming_back_early(tmp_path):
     started(post)
     vacation = f"vacation bob {PASSWORDS['bob']}"
     [error] = post.send(f"{vacation} 31", sender="bob@example.org")
-    assert "bob has 30.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "bob has 30 of this year's 30 days left" in " ".join(text(error).split())
     post.send(f"{vacation} 20", sender="bob@example.org")
     post.tick(4)
     [back] = post.send(f"{vacation} off", sender="bob@example.org")  # 4 days taken, 16 given back
     assert "vacation is over" in text(back) and "(move by 2024-03-07" in text(back)
     [error] = post.send(f"{vacation} 27", sender="bob@example.org")
-    assert "26.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "26 of this year's 30 days left" in " ".join(text(error).split())
     [error] = post.send(f"{vacation} off", sender="bob@example.org")
     assert "bob is not on vacation" in text(error)
     [error] = post.send(f"{vacation} soon", sender="bob@example.org")

@@ -111,7 +111,8 @@ def set_preferences(ctx: Context, req: Request) -> None:
                lines=[f"The preferences of {user_id} are now:", "",
                       *(f"    {name}={value}" for name, value in now.items()), "",
                       "board: own draws each board from your side, red from the first player's,",
-                      "off leaves it out; notation: the move list in coordinates, WXF or both."])
+                      "off leaves it out, svg draws it from your side in SVG (not for Gmail",
+                      "or Outlook); notation: the move list in coordinates, WXF or both."])
 
 
 def change_address(ctx: Context, req: Request) -> None:

@@ -39,7 +39,8 @@ def vacation(ctx: Context, req: Request) -> None:
     left = allowance - vacations.days_taken(ctx.db, user, ctx.now)
     if not MIN_DAYS <= days <= left:
         raise CommandError(f"A vacation is {MIN_DAYS:g} day at the least, and {user} has "
-                           f"{max(left, 0):.1f} of this year's {allowance:g} days left.")
+                           f"{compose.number(max(left, 0))} of this year's {compose.quantity(allowance, 'day')} "
+                           f"left.")
     away = vacations.start(ctx.db, user, ctx.now, days)
     until = timestamp(away.ends_at)[:16]
     stopped = []
@@ -52,7 +53,8 @@ def vacation(ctx: Context, req: Request) -> None:
                                                 f"is stopped, and runs again when they come back.")
     ctx.answer(f"{ctx.config.server.name}: vacation", "account.j2", lines=[
         f"{user} is on vacation until {until} UTC.",
-        f"Of this year's {allowance:g} vacation days, {left - days:.1f} are left after it.",
+        f"Vacation days left this year after it: {compose.number(left - days)} of "
+        f"{compose.number(allowance)}.",
         f"Clocks stopped now: {', '.join(stopped)}." if stopped
         else "Your clock stops whenever it becomes your turn until then.",
         f"To come back early, send: vacation {user} PASSWORD off"])

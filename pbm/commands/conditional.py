@@ -28,7 +28,14 @@ import re
 
 import rules
 from pbm.commands import notify
-from pbm.commands.base import CommandError, Context, authenticate, load_board, require_active, require_player
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
 from pbm.commands.parse import Request
 from pbm.model import accounts, conditionals
 from pbm.model.games import Board

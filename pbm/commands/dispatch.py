@@ -214,14 +214,51 @@ def _answers_a_note(incoming: Incoming) -> bool:
 def _holds_a_move(board: Board, words: list[str]) -> bool:
     """Whether any word reads as a move of the game (then the line is a move gone wrong, never
     chat: "apple7 h10g8" must not reach the opponent)."""
-    game = board.replay()
+    return _any_move(board.replay(), words)
+
+
+def _any_move(game: rules.Game, words: list[str]) -> bool:
     for word in words:
         try:
-            game.check_notation(word)
+            game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
             return True
         except rules.RulesError:
             continue
     return False
+
+
+def _reads_as_a_move(game: rules.Game, words: list[str]) -> bool:
+    """Whether a line of a reply is a move by itself: one word the game reads as a move or an
+    in-game word alone, or `move MOVE` / `queue MOVE`."""
+    if len(words) == 1:
+        return words[0].lower() in TOKEN_VERBS or _any_move(game, words)
+    return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _any_move(game, words[1:])
+
+
+SHOWN_LINES = 3         # of a reply in which nothing reads as a move, quoted back in the error
+CHECKED_WORDS = 12      # words of those lines checked against the player's password, at most
+
+
+def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines: list[str]) -> CommandError:
+    """The error for a reply to a turn mail in which no line reads as a move: the lines it read,
+    and what would be right.  The token proved who wrote it, so each word long enough to be a
+    password is checked against the player's password and only a match is masked -- when the
+    reply came from the player's own address, where the error goes back to.  From any other
+    sender (a forwarded mail's token, a forged From) that would tell a stranger which word is the
+    password, so every such word is masked unchecked, as is any beyond the first CHECKED_WORDS."""
+    shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
+    account = accounts.get(ctx.db, user)        # None: the token's user is gone
+    own = account is not None and accounts.owns_address(ctx.db, user, ctx.incoming.sender)
+    candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))
+    req.secrets.update(w for i, w in enumerate(candidates)
+                       if not own or i >= CHECKED_WORDS or accounts.verify_password(w, account.password))
+    req.trusted = True
+    example = notify.example_move(board, board.replay(), user)
+    return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
+                        + "\n".join(f"    {req.mask(text)}" for text in shown)
+                        + f"\nWrite your move alone on a line (for example {example}), or one of "
+                          f"resign, propose, accept, reject, undo; a greeting or a comment may stand "
+                          f"before or after it.")
 
 
 def _token_reply(ctx: Context) -> None:
@@ -253,6 +290,7 @@ def _token_reply(ctx: Context) -> None:
     found = tokens.check(ctx.config.secret, incoming.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
+        nonlocal line, words
         if found is None or found[0] not in catalogue.served():
             counted = guard.token_subjects(incoming.sender)
             if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
@@ -286,6 +324,18 @@ def _token_reply(ctx: Context) -> None:
         if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
             play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
             return
+        if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
+            # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
+            # first line that reads as one, the other lines are the comment
+            game = board.replay()
+            at = next((i for i, text in enumerate(lines) if _reads_as_a_move(game, text.split())), None)
+            if at is None:
+                raise _nothing_to_play(ctx, req, board, user, lines or [line])
+            line, words = lines[at].strip(), lines[at].split()
+            ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
+            req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
+            req.distrust(words)                                             # whole: it is a move
+            verb = words[0].lower()
         if verb in ("move", "board", "mvoe") and len(words) == 2:
             play.act(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
@@ -304,7 +354,9 @@ def _token_reply(ctx: Context) -> None:
             raise CommandError(f"Write only the move on the first line of your reply (one word, "
                                f"such as h2e2); that line has {len(words)} words.")
 
+    trusted = req.trusted
     error = _attempt(ctx, req, comment, work)
     if error and not isinstance(error, Unanswered):
         _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
+    req.trusted = trusted   # kept as distrusted as it came: the error may quote more, to its writer
     ctx.heard(req)

@@ -22,7 +22,8 @@ def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation
     `both` (a player's preference); "" before the first move."""
     key = (upto, notation, len(board.moves))
     if key not in board.rendered:
-        header = (f"     {board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
+        # each name over its column's moves: after a cell's number ("  1. ")
+        header = (f"     {board.player1} ({sides[0]})", f"     {board.player2} ({sides[1]})")
         moves = board.moves if upto is None else board.moves[:upto]
         board.rendered[key] = "\n".join(_lines(board.id, header, notation, moves)) if moves else ""
     return board.rendered[key]

@@ -9,7 +9,14 @@ The answer lists the notices one has.
 """
 from __future__ import annotations
 
-from pbm.commands.base import CommandError, Context, authenticate, board_number, describe_end, find_board
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    board_number,
+    describe_end,
+    find_board,
+)
 from pbm.commands.parse import Request
 from pbm.model import accounts, games, notices
 from pbm.model.games import Board

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import rules
-from pbm import catalogue
+from pbm import catalogue, pictures
 from pbm.commands import clocks, movelist, notices
 from pbm.commands.base import Context
 from pbm.mail.messages import Outgoing
@@ -18,6 +18,8 @@ from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
+from rules.board_ascii import hand_lines
+from rules.board_svg import last_move_squares
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -98,9 +100,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     sides = player_sides(board, game)
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     moves = movelist.text(board, sides, upto, prefs["notation"])
-    turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
+    style = prefs["board"]
+    turned = style in ("own", "svg") and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
-    drawn = not declined and prefs["board"] != "off"
+    drawn = not declined and style != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
     return {
         "title": board.title,
@@ -110,10 +113,28 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "position_note": (f"Position after move {upto} of {board.ply}." if upto is not None else ""),
         "moves": moves,
         "board": shown.board(turned) if drawn else "",
-        "svg": shown.board_svg(turned) if drawn else "",
+        "switches": shown.variant.switches(),
+        "hands": hand_lines(shown.position),
+        "drawn": (shown, turned, style) if drawn else None,
         "fen": fen,
         "analysis": link,
     }
+
+
+def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, bytes], ...]]:
+    """The HTML part of a board mail made of `summary`'s values, and the picture it shows inline:
+    the board as a PNG every mail client shows (one per view, shared by every reader of an event
+    through the pictures' cache), or as inline SVG for a reader who chose board=svg.  None for a
+    reader who wants no board."""
+    if values["drawn"] is None:
+        return "", ()
+    shown, turned, style = values["drawn"]
+    if style == "svg":
+        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
+    picture = pictures.board_png(shown, turned=turned)
+    content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
+    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
+    return html, ((content_id, "image/png", picture.data),)
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
@@ -155,9 +176,11 @@ def audience(ctx: Context, board: Board) -> Audience:
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
                 headline: list[str], notes: dict[str, list[str]] | None = None,
-                new: bool = False, recipients: list[str] | None = None) -> None:
+                new: bool = False, recipients: list[str] | None = None,
+                own: list[str] | None = None) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
-    else concerned: by default both players and the observers."""
+    else concerned: by default both players and the observers.  `own`: the headline of the
+    sender's own mail, where it says to them what they did ("You asked to ...")."""
     text = ctx.publish(ctx.comment) if actor else ""
     if text:
         games.add_event(ctx.db, board, "comment", actor, text, ctx.now)     # for the PGN record
@@ -183,9 +206,10 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
-        body, html = _body(ctx, board, game, mail, actor, who, None)
+        body, (html, related) = _body(ctx, board, game, mail._replace(headline=own or headline), actor,
+                                      who, None)
         ctx.out.append(compose.answer(
-            ctx.incoming, subject(board, new=new), body, html=html, root=root,
+            ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
     for user in dict.fromkeys(recipients):
@@ -195,9 +219,10 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
-        body, html = _body(ctx, board, game, mail, user, who, attached)
+        body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
         ctx.out.append(compose.notify(
-            who.address, subject(board, new=new, comment=bool(attached)), body, html=html, root=root,
+            who.address, subject(board, new=new, comment=bool(attached)), body, html=html,
+            related=related, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
 
@@ -247,6 +272,20 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
                           reply_to=reply_address(ctx, board, ctx.actor) if proven else None, kind="note")
 
 
+def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoing:
+    """A game shown on request (show, status; `values`: the board template's), in the game's
+    thread.  Sent to a registered address of one of its players, it carries that player's reply
+    address (the mail goes to their own mailbox, so the token is safe there): answering it answers
+    the game, as a board mail's answer does."""
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
+    player = user if user in board.players else None
+    html, related = html_part(ctx, values)
+    return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
+                          related=related, root=thread(ctx, board),
+                          reply_to=reply_address(ctx, board, player) if player else None,
+                          kind=_kind(board, player) if player else "")
+
+
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []
@@ -264,14 +303,13 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
 
 
 def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
-          who: accounts.Reader, attached: dict | None) -> tuple[str, str]:
+          who: accounts.Reader, attached: dict | None) -> tuple[str, tuple[str, tuple]]:
     """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=footer(board, game, user, user in mail.observers))
-    html = compose.render_html("board.html.j2", **values) if values["svg"] else ""
-    return compose.render("board.j2", **values), html
+    return compose.render("board.j2", **values), html_part(ctx, values)
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> str:
@@ -288,6 +326,9 @@ def example_move(board: Board, game: rules.Game, user: str) -> str:
         except rules.RulesError:
             probe = None
     moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
+    king = probe.position.kings[probe.position.side] if probe else -1
+    # a king's step is a poor example (and a move that looks like one, of a novice's king, worse)
+    moves = [m for m in moves if last_move_squares(probe.variant, m)[0] != king] or moves
     if not moves:
         return "MOVE"
     move = moves[len(moves) // 2]

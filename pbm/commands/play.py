@@ -198,7 +198,9 @@ def _propose(ctx: Context, board: Board, user: str) -> None:
     _may_offer(board, user, "draw")
     board.offer, board.offer_by = "draw", user
     _offer_made(ctx, board, user, f"{user} proposes a draw. {board.opponent(user)} may accept or "
-                                  f"reject it; a move rejects it too.")
+                                  f"reject it; a move rejects it too.",
+                f"You proposed a draw; {board.opponent(user)} may accept or reject it (a move "
+                f"rejects it too).")
 
 
 def _undo(ctx: Context, board: Board, user: str) -> None:
@@ -209,7 +211,8 @@ def _undo(ctx: Context, board: Board, user: str) -> None:
     taken = " ".join(m.move for m in board.moves[-plies:])
     board.offer, board.offer_by = "undo", user
     _offer_made(ctx, board, user, f"{user} asks to take back {taken}. {board.opponent(user)} may "
-                                  f"accept or reject it.")
+                                  f"accept or reject it.",
+                f"You asked to take back {taken}; {board.opponent(user)} may accept or reject it.")
 
 
 def _may_offer(board: Board, user: str, kind: str) -> None:
@@ -233,10 +236,11 @@ def _undo_plies(board: Board, user: str) -> int:
     return 0
 
 
-def _offer_made(ctx: Context, board: Board, user: str, line: str) -> None:
+def _offer_made(ctx: Context, board: Board, user: str, line: str, own: str) -> None:
+    """Tell everyone of the offer (`line`), and its maker what they asked (`own`)."""
     games.add_event(ctx.db, board, f"{board.offer}-offer", user, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line])
+    notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line], own=[own])
 
 
 def _accept(ctx: Context, board: Board, user: str) -> None:

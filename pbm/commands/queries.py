@@ -86,11 +86,11 @@ def _show_users(ctx: Context, variant: str | None, users: list[str], which: str)
 def _show(ctx: Context, board: Board, ply: int | None) -> None:
     game = board.replay()
     if ply is not None and ply > board.ply:
-        raise CommandError(f"{board.title} Board {board.number} has {board.ply} moves so far, so there "
+        raise CommandError(f"{board.title} Board {board.number} has {compose.quantity(board.ply, 'move')} so far, so there "
                            f"is no position after move {ply}.")
     values = notify.for_sender(ctx, board, game, upto=ply)
-    ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
-               footer=[])
+    values.update(headline=[], notes=[], comment=None, footer=[])
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def status(ctx: Context, req: Request) -> None:
@@ -99,7 +99,7 @@ def status(ctx: Context, req: Request) -> None:
     game = board.replay()
     values = notify.summary(board, game, away=notify.away_lines(ctx, board))
     last = board.moves[-1] if board.moves else None
-    headline = [f"{board.ply} move{'s' * (board.ply != 1)} so far"
+    headline = [f"{compose.quantity(board.ply, 'move')} so far"
                 + (f"; the last was {notify.played(last.move, last.notation)}." if last else ".")]
     if board.deadline and board.status == games.ACTIVE:
         headline.append(f"{board.to_move} must move by {board.deadline[:16]} UTC or lose on time.")
@@ -112,8 +112,9 @@ def status(ctx: Context, req: Request) -> None:
         headline.append(f"Mail to {mailboxes[address]} ({address}) was refused for good: {reason}")
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": ""},
-               headline=headline, notes=[], comment=None, footer=[], record=record)
+    values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
+                  record=record)
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def player(ctx: Context, req: Request) -> None:
@@ -166,7 +167,8 @@ def _line(board: Board) -> str:
         state = f"move {board.ply + 1}, {board.to_move} to move"
     else:
         state = f"{describe_end(board)} ({(board.finished_at or '')[:10]})"
-    return f"{board.number:>5}  {players:<35} {state}"
+    line = f"{board.number:>5}  {players:<24} {state}"
+    return line if len(line) <= compose.LINE else f"{board.number:>5}  {players}\n{'':7}{state}"
 
 
 def standings(ctx: Context, req: Request) -> None:

@@ -54,8 +54,12 @@ def game_help(ctx: Context, req: Request) -> None:
 def _game_help(ctx: Context, variant: str) -> None:
     template = catalogue.GAMES[variant].help_template
     start = rules.Game.new(variant)
+    v = start.variant
+    # this game's commands only: no setup without arrangements to choose, no pass where none is
+    commands = [(c.usage_line(variant), c.summary if v.passing else c.summary.replace("pass, ", ""))
+                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)]
     ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
-               commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
+               commands=commands, notation=v.notation,
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
                game_params=dict(start.variant.parameters),
                start_board=start.board(), arrangements=start.variant.arrangements)
@@ -88,7 +92,7 @@ COMMANDS: list[Command] = [
     Command("password set", "USERID CODE NEWPASSWORD", "set a new password with the code "
             "\"password reset\" mailed you", account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
-    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off, "
+    Command("set", "USERID PASSWORD NAME=VALUE...", "preferences: board=own|red|off|svg, "
             "notation=both|coordinates|wxf", account.set_preferences, game=False, min_args=3,
             max_args=4, passwords=(1,),
             details="board=own (the default) draws every board from your own side, Black's "

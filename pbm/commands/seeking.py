@@ -81,7 +81,7 @@ def expire(ctx: Context, limit: int) -> None:
             title = catalogue.title(lapsed.variant)
             ctx.out.append(compose.notify(address, f"{title} seek {lapsed.id} expired", compose.render(
                 "note.j2", lines=[f"Nobody took your {title} seek {lapsed.id} ({seeks.terms(lapsed)}) "
-                                  f"in {ctx.config.server.seek_days:g} days, so it is withdrawn. "
+                                  f"in {compose.quantity(ctx.config.server.seek_days, 'day')}, so it is withdrawn. "
                                   f"Post a new one to try again."])))
 
 

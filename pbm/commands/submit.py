@@ -10,7 +10,14 @@ as a reply to a game mail (`submit MOVE`, `confirm`).
 from __future__ import annotations
 
 from pbm.commands import notify, play, queries
-from pbm.commands.base import CommandError, Context, authenticate, load_board, require_active, require_player
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
 from pbm.commands.parse import Request
 from pbm.model import submissions
 from pbm.model.games import Board

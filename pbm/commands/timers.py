@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbm import clock
-
 from pbm.commands import away as vacation
 from pbm.commands import clocks, notify, seeking, turns
 from pbm.commands.base import Context
@@ -18,6 +17,7 @@ from pbm.config import Config
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
+from pbm.outbox import compose
 from pbm.outbox.queue import queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
@@ -85,12 +85,12 @@ def _time_out(ctx: Context, board: games.Board) -> None:
 def _lapse(ctx: Context, board: games.Board) -> None:
     challenged, days = board.challenged, ctx.config.server.challenge_days
     turns.end_without_result(ctx, board, games.CANCELLED,
-                             f"{challenged} did not take up the challenge within {days:g} days")
+                             f"{challenged} did not take up the challenge within {compose.quantity(days, 'day')}")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[
         f"{board.challenger}'s challenge has lapsed: {challenged} did not make a first move within "
-        f"{days:g} days. The game is cancelled and does not count."])
+        f"{compose.quantity(days, 'day')}. The game is cancelled and does not count."])
 
 
 def _remind(ctx: Context, board: games.Board) -> None:

@@ -24,6 +24,8 @@ from pbm.commands.base import CommandError, Context
 from pbm.model import conditionals, games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
+from pbm.outbox import compose
+from rules.board_svg import last_move_squares
 
 OPTIONS = {
     "timeout": "days for each move; who takes longer loses (default: none)",
@@ -62,7 +64,8 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float 
                                f"--{name}=3 (or 0.5 for twelve hours), at most {MAX_DAYS:g}.")
         if name == "timeout" and days < min_timeout:
             raise CommandError(f"--timeout={value} is shorter than this server allows: a move may "
-                               f"be given at least {min_timeout:g} days (--timeout={min_timeout:g}).")
+                               f"be given at least {compose.quantity(min_timeout, 'day')} "
+                               f"(--timeout={min_timeout:g}).")
         options[name] = days
     return options
 
@@ -175,8 +178,7 @@ def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: 
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     consent(ctx, board, mover)
     queued = " (Auto)" if foreseen else " from the queue (Auto)" if auto else ""
-    did = "passed" if move == rules.PASS else f"played {notify.played(move, notation)}"
-    headline.append(f"{mover} {did}{queued}.")
+    headline.append(f"{mover} {did(game, move, notation)}{queued}.")
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
         what = "draw offer" if board.offer == "draw" else "request to take back a move"
         headline.append(f"{board.offer_by}'s {what} lapsed with this move.")
@@ -216,6 +218,22 @@ def _reads_as(game: rules.Game, text: str, move: str) -> bool:
     return same
 
 
+def did(game: rules.Game, move: str, notation: str) -> str:
+    """What the last move of `game` did, in words: "played h3e3 (C2=5)", "passed",
+    "castled (e1c1)", "played c3d2+, promoted to dragon bishop"."""
+    if move == rules.PASS:
+        return "passed"
+    squares = last_move_squares(game.variant, move)
+    piece = game.tables.piece_type(game.position.board[squares[-1]])
+    width = game.variant.width
+    if piece.royal and len(squares) == 2 and squares[0] // width == squares[1] // width \
+            and abs(squares[1] - squares[0]) > 1:          # the king two or three files: castling
+        return f"castled ({notify.played(move, notation)})"
+    if move.endswith("+"):                  # Gi-Qi-Game's promotion (e6e7= declines it)
+        return f"played {notify.played(move, notation)}, promoted to {piece.name}"
+    return f"played {notify.played(move, notation)}"
+
+
 def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
              notes: dict[str, list[str]]) -> None:
     """After a move: end the game if the rules say so, else play the queued premoves that have
@@ -238,7 +256,8 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
             dropped = games.clear_premoves(ctx.db, board, board.to_move)
             note = f"Your queued move {queued} was not played: {e}."
             if dropped:
-                note += f" The {dropped} move(s) queued after it were dropped as well."
+                note += (" The move queued after it was dropped as well." if dropped == 1 else
+                         f" The {dropped} moves queued after it were dropped as well.")
             notes.setdefault(board.to_move, []).append(note)
             break
         record_move(ctx, board, game, board.to_move, True, headline)

@@ -244,7 +244,9 @@ def _code_mac(secret: bytes, user_id: str, code: str) -> str:
 
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
 PREFERENCES = {
-    "board": ("own", "red", "off"),     # own: from your side; red: the first player's side; off: none
+    # own: a picture from your side; red: from the first player's side; off: none; svg: from your
+    # side, drawn in SVG (for a client that shows it: not Gmail or Outlook)
+    "board": ("own", "red", "off", "svg"),
     "notation": ("both", "coordinates", "wxf"),     # the move list: coordinates, WXF, or both
 }
 

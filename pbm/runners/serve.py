@@ -32,10 +32,11 @@ from pbm.commands import timers
 from pbm.config import Config
 from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception
+from pbm.mail.messages import Outgoing
 from pbm.model.db import Database
 from pbm.model.store import open_db
-from pbm.mail.messages import Outgoing
-from pbm.outbox import claims, compose, queue as outbox_queue
+from pbm.outbox import claims, compose
+from pbm.outbox import queue as outbox_queue
 from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
@@ -272,7 +273,7 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
     server = await asyncio.get_running_loop().create_unix_server(
         smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
     os.chmod(path, config.lmtp.socket_mode)
-    log.info("LMTP on %s", path)
+    log.info("listening for LMTP on the socket %s", path)
     return server
 
 
@@ -315,7 +316,8 @@ async def _serve(config: Config) -> bool:
         loop.add_signal_handler(sig, stop.set)
     timers = asyncio.create_task(_timers(config, intake_thread))
     watch = asyncio.create_task(_watch(config, intake_thread, receiver))
-    log.info("listening on %s:%d for %s", config.smtp.host, config.smtp.port, config.server.address)
+    log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
+             config.server.address, config.data_dir.resolve())
     await stop.wait()
     log.info("stopping")
     clean = await listeners.stop(DRAIN_TIMEOUT)     # after what they hold

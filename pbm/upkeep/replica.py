@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
-import sqlite3
 from datetime import datetime
 from pathlib import Path
 
