@@ -212,6 +212,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
             kind=_kind(board, actor), attachments=attachments))
+    views: dict[tuple, tuple[str, tuple[str, tuple]]] = {}
     for user in dict.fromkeys(recipients):
         if user == actor and answered:
             continue
@@ -219,7 +220,10 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
-        body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
+        if user in board.players:
+            body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
+        else:
+            body, (html, related) = _observer_body(ctx, board, game, mail, user, who, attached, views)
         ctx.out.append(compose.notify(
             who.address, subject(board, new=new, comment=bool(attached)), body, html=html,
             related=related, root=root,
@@ -310,6 +314,27 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=footer(board, game, user, user in mail.observers))
     return compose.render("board.j2", **values), html_part(ctx, values)
+
+
+# Stands for an observer's user id in the one mail rendered for every observer who sees the same
+# view; a character no user id, move or template holds.
+_OBSERVER = "\ufffcobserver\ufffc"
+
+
+def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+                   who: accounts.Reader, attached: dict | None,
+                   views: dict[tuple, tuple[str, tuple[str, tuple]]]) -> tuple[str, tuple[str, tuple]]:
+    """An observer's board mail: rendered once per view of the event (preferences, notes, comment)
+    and shared by every observer who sees it, with only their user id put in: a game watched by a
+    hundred costs a hundred copies, not a hundred renderings."""
+    notes = tuple(mail.notes.get(user, ()))
+    key = (tuple(sorted(who.preferences.items())), notes, attached is None)
+    if key not in views:
+        views[key] = _body(ctx, board, game, mail._replace(notes={_OBSERVER: list(notes)},
+                                                           observers=[_OBSERVER]),
+                           _OBSERVER, who, attached)
+    body, (html, related) = views[key]
+    return body.replace(_OBSERVER, user), (html.replace(_OBSERVER, user), related)
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> str:
