@@ -2,7 +2,7 @@
 real `pbm serve` over SMTP on loopback.
 
     python bench/mail_load.py [--games 8] [--plies 40] [--prefill 100000] [--smtp-processes 1]
-                              [--long-games] [--seed 1] [--json]
+                              [--observers 0] [--long-games] [--seed 1] [--json]
 
 Each game is one client thread with its own SMTP connection; its two players take turns mailing
 `xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves, drawn
@@ -21,6 +21,11 @@ the load generator's own CPU time is shown too (it shares the machine with the s
 With --long-games every game goes on to move 320 (no move that would end it, where another will
 do), and the server's CPU per command is measured over moves 3-32 and over moves 289-320 apart:
 their ratio says how much a long game's record costs each move.
+With --observers N, N more players subscribe to every game first, so that each move mails 2 + N.
+After the run, with the server stopped, the limits it is measured against are measured on the same
+machine (bench/limits.py): rendering the two board mails of a move, durable commits of a command's
+size, a bare aiosmtpd sink taking the same command mails; `limit_commands_per_second` is the
+tightest, and `ratio_to_limit` how close the server came to it.
 Loopback only; every loop is bounded by --games and --plies.
 """
 from __future__ import annotations
@@ -44,13 +49,16 @@ import time
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import make_msgid
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import limits  # noqa: E402
 import rules  # noqa: E402
+from prefill import prefill  # noqa: E402
 
 DOMAIN = "bench.test"
 SERVER = f"pbm@{DOMAIN}"
@@ -208,6 +216,21 @@ class Replies:
         return self.by_command[message_id]
 
 
+def setup_observers(server: Server, replies: Replies, boards: list[int], count: int) -> list[str]:
+    """Sign up `count` observers and subscribe each to every board; returns their addresses."""
+    last = None
+    with server.smtp() as smtp:
+        for n in range(count):
+            user = f"o{n}"
+            send(smtp, command(user, f"signup {user} {password(user)} {address(user)}"))
+            for board in boards:
+                last = command(user, f"xiangqi subscribe {board} {user} {password(user)}")
+                send(smtp, last)
+    if last is not None:
+        replies.wait_for(last.message_id, 1)
+    return [address(f"o{n}") for n in range(count)]
+
+
 def setup_games(server: Server, replies: Replies, games: int) -> list[tuple[int, str, str]]:
     """Sign up two players per game and start the games; returns (board, red, black)."""
     boards = []
@@ -251,6 +274,7 @@ class Table:
                 game.play(move)
             self.mails.append(command(user, f"xiangqi move {board} {user} {password(user)} {move}"))
         self.played = 0
+        self.audience = {address(red), address(black)}     # and the observers, once subscribed
 
     def play(self, server: Server, upto: int, latencies: list[float] | None,
              sent: list[tuple[str, set[str]]]) -> None:
@@ -260,13 +284,13 @@ class Table:
                 latency = send(smtp, mail)
                 if latencies is not None:
                     latencies.append(latency)
-                sent.append((mail.message_id, {address(self.red), address(self.black)}))
+                sent.append((mail.message_id, self.audience))
                 self.played += 1
 
 
 def verify(server: Server, sent: list[tuple[str, set[str]]]) -> list[str]:
-    """Each command was processed once and answered to both players, and each reply is in the
-    Maildir exactly once.  (The opponent's copy of a board answers the game thread, not the
+    """Each command was processed once and answered to both players (and every observer), and each
+    reply is in the Maildir exactly once.  (The opponent's copy of a board answers the game thread, not the
     command, so replies are matched to commands through the outbox's inbound_id.)"""
     problems = []
     with sqlite3.connect(server.db_path) as db:
@@ -283,48 +307,14 @@ def verify(server: Server, sent: list[tuple[str, set[str]]]) -> list[str]:
                             f"expected {sorted(players)}")
         problems += [f"{message_id}: {subject}" for _, subject in got if "rror" in subject]
     in_maildir = collections.Counter()
+    headers = BytesHeaderParser()
     for sub in ("new", "cur"):
         for path in (server.maildir / sub).iterdir():
             with open(path, "rb") as f:
-                in_maildir[message_from_bytes(f.read(), policy=policy.default)["Message-ID"]] += 1
+                in_maildir[headers.parse(f)["Message-ID"]] += 1
     if in_maildir != collections.Counter(queued):
         problems.append(f"Maildir holds {sum(in_maildir.values())} mails for {len(queued)} outbox rows")
     return problems
-
-
-def prefill(db_path: Path, count: int) -> None:
-    """Copy the first finished game `count` times, with every row that refers to it by foreign key."""
-    db = sqlite3.connect(db_path, isolation_level=None)
-    template = db.execute("SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT 1").fetchone()
-    if template is None:
-        raise SystemExit("prefill needs one finished game")
-    max_id, max_number = db.execute("SELECT max(id), max(board) FROM games").fetchone()
-    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    db.execute("BEGIN")
-    db.execute("CREATE TEMP TABLE seq AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
-               "FROM s WHERE n < ?) SELECT n FROM s", [count])
-    _copy(db, "games", "id", template[0], {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n"})
-    for table in tables:
-        for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
-            if fk[2] == "games" and table != "games":
-                _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
-    db.execute("COMMIT")
-    db.execute("ANALYZE")
-    # Into the database file now, as a server that grew to this size over time would have it: left
-    # in the write-ahead log, the copies would be checkpointed while the benchmark runs.
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-
-
-def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced: dict[str, str]) -> None:
-    columns = db.execute(f"PRAGMA table_info({table})").fetchall()
-    keys = [c for c in columns if c[5]]
-    rowid = keys[0][1] if len(keys) == 1 and keys[0][2].upper() == "INTEGER" else None
-    names = [c[1] for c in columns if c[1] != rowid or c[1] in replaced]   # new rows, new rowids
-    values = [replaced.get(name, f"t.{name}") for name in names]
-    copied = db.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(values)} "
-                        f"FROM {table} AS t, seq WHERE t.{key} = ?", [template]).rowcount
-    print(f"prefill: {copied} rows into {table}", file=sys.stderr)
 
 
 def finish_one_game(server: Server, replies: Replies) -> None:
@@ -376,6 +366,8 @@ def main() -> None:
     parser.add_argument("--prefill", type=int, default=0, help="finished games in the database first")
     parser.add_argument("--smtp-processes", type=int, default=1,
                         help="[smtp] processes of the server (0: SMTP in its main process)")
+    parser.add_argument("--observers", type=int, default=0,
+                        help="players who subscribe to every game (each move mails 2 + N)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--long-games", action="store_true",
                         help=f"play {LONG_PLIES} moves a game; compare the cost of the first and last "
@@ -398,6 +390,9 @@ def main() -> None:
             plies = LONG_PLIES if args.long_games else args.plies
             tables = [Table(board, red, black, rng.random(), plies, endless=args.long_games)
                       for board, red, black in setup_games(server, replies, args.games)]
+            observers = setup_observers(server, replies, [t.board for t in tables], args.observers)
+            for table in tables:
+                table.audience |= set(observers)
             sent: list[tuple[str, set[str]]] = []
             for table in tables:        # warm-up: each player's first move pays for scrypt once
                 table.play(server, 2, None, sent)
@@ -411,11 +406,18 @@ def main() -> None:
             problems = verify(server, sent)
         finally:
             server.stop()
+        rates = limits.measure(server.config, server.db_path, tables[0].board, Path(tmp), SERVER, [
+            [(mail.sender, mail.raw) for mail in table.mails[2:plies]] for table in tables])
+    cps = len(latencies) / elapsed
 
     figures = {
         "games": args.games, "prefilled_games": args.prefill, "smtp_processes": args.smtp_processes,
         "commands": len(latencies),
-        "seconds": round(elapsed, 2), "commands_per_second": round(len(latencies) / elapsed, 1),
+        "observers": args.observers,
+        "seconds": round(elapsed, 2), "commands_per_second": round(cps, 1),
+        "limits": {name: round(rate, 1) for name, rate in rates.items()},
+        "limit_commands_per_second": round(min(rates.values()), 1),
+        "ratio_to_limit": round(cps / min(rates.values()), 2),
         "latency_ms_p50": round(statistics.median(latencies) * 1000, 1),
         "latency_ms_p99": round(percentile(latencies, 99) * 1000, 1),
         "latency_ms_max": round(max(latencies) * 1000, 1),

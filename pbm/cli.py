@@ -1,48 +1,61 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor.
+"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
-again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.
+again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.  (Handing
+the message to a running `pbm serve`, it exits with the server's verdict: pbm.handover.)
 Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
 """
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NoReturn
 
-from pbm import logs
-from pbm.config import Config, ConfigError, load_config
+if TYPE_CHECKING:
+    from pbm import handover
+    from pbm.config import Config
 
 EX_OK = 0
 EX_USAGE = 64
+EX_DATAERR = 65         # `pbm serve`: the database is damaged, or not a pbm database
 EX_SOFTWARE = 70
 EX_TEMPFAIL = 75
 EX_CONFIG = 78
-
-log = logging.getLogger("pbm")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
+    if args.command == "deliver":
+        args.no_server = _hand_over(args)   # exits with its answer if a running server takes it
+    from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
-    logs.configure_logging(config)
-    if args.command in PLAYS:             # compiled once, kept for the next process
-        from pbm import rules_cache
-        from pbm.outbox import compose
-        rules_cache.install(config.data_dir / "cache")
-        compose.compiled_cache = config.data_dir / "cache"
+    _start(config, args.command)
     return args.run(config, args)
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
+
+
+def _start(config: Config, command: str) -> None:
+    """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
+    for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
+    handing its message to a running server (pbm.handover) needs none of them, and a process per
+    message pays for every import."""
+    from pbm import logs
+    logs.configure_logging(config)
+    if command in PLAYS:
+        from pbm import rules_cache
+        from pbm.outbox import compose
+        rules_cache.install(config.data_dir / "cache")
+        compose.compiled_cache = config.data_dir / "cache"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,7 +107,22 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["csv", "json"], default="csv", help="default csv")
     export.add_argument("--pgn", metavar="FOLDER", help="where the PGN files go (default DEST/pgn)")
     export.set_defaults(run=_export)
+
+    backup = sub.add_parser("backup", help="a consistent copy of the database, while the server runs")
+    backup.add_argument("file", metavar="FILE", help="where the copy goes (replaced if it exists)")
+    backup.set_defaults(run=_backup)
     return parser
+
+
+def _backup(config: Config, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pbm.model.store import open_db
+    from pbm.upkeep import backup
+
+    size = backup.backup(open_db(config), Path(args.file))
+    print(f"{args.file}: {size} bytes")
+    return EX_OK
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
@@ -117,18 +145,38 @@ def _doctor(config: Config, args: argparse.Namespace) -> int:
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
     from pbm.runners import serve
-    return EX_OK if serve.run(config) else EX_SOFTWARE
+    from pbm.upkeep import health
+    try:
+        return EX_OK if serve.run(config) else EX_SOFTWARE
+    except health.Damaged as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_DATAERR
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
-    raw, size = _read_limited(sys.stdin.buffer, config.smtp.max_message_size)
+    """Record the message here and send its replies: no running server took it (`_hand_over`)."""
+    import logging
+
+    from pbm import handover
+    log = logging.getLogger("pbm")
+    if args.no_server is None or args.no_server.message is None:
+        raw, size = handover.read_limited(sys.stdin.buffer, config.smtp.max_message_size)
+    else:
+        raw, size = args.no_server.message
+        if len(raw) < size <= config.smtp.max_message_size:     # cut at the server's limit
+            log.warning("pbm serve takes fewer bytes than [smtp] max_message_size says: restart it; "
+                        "exit 75 so that the MTA retries")
+            return EX_TEMPFAIL
     try:
-        from pbm import intake
+        from pbm import intake, logs
         from pbm.model.store import open_db
         from pbm.outbox import claims, sending
+        from pbm.upkeep import health
     except Exception:                   # a broken installation must not lose mail either
         log.exception("cannot load pbm, exit 75 so that the MTA retries")
         return EX_TEMPFAIL
+    if args.no_server is not None:
+        log.info("delivered in this process: %s", args.no_server)
     try:
         db = open_db(config)
         result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
@@ -137,8 +185,11 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
         return EX_TEMPFAIL
     except Exception as e:
-        log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
-                  logs.describe_exception(e))
+        if health.damage(e):
+            log.error("%s; exit 75 so that the MTA retries", health.advice(config, str(e)))
+        else:
+            log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
+                      logs.describe_exception(e))
         return EX_TEMPFAIL
     if result.outbox_ids:
         try:        # the message is safe; whatever is not sent now stays queued
@@ -148,26 +199,30 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     _leave(EX_OK)
 
 
-def _leave(status: int) -> None:
+def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
+    """With `[lmtp] socket`, pass the message to the server listening there (pbm.handover) and
+    exit with its verdict; else why not (None: no socket), with what was read of the message."""
+    from pbm import handover
+    path = handover.socket_path(args.config)
+    if path is None:
+        return None
+    try:
+        _leave(handover.hand_over(path, sys.stdin.buffer, args.sender, args.recipient))
+    except handover.NoServer as e:
+        return e
+
+
+def _leave(status: int) -> NoReturn:
     """Exit at once: everything is committed (synchronous=FULL) and the replies written and synced,
     so the interpreter's teardown -- freeing every module and object, a quarter of a short
-    process's life -- would only make the MTA wait.  The log is flushed first."""
-    logging.shutdown()
+    process's life -- would only make the MTA wait.  The log (on stderr) is flushed first."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
 
 
-def _read_limited(stream, limit: int) -> tuple[bytes, int]:
-    """Read a message, keeping at most limit + 1 bytes but draining (and counting) the rest."""
-    data = stream.read(limit + 1)
-    size = len(data)
-    while chunk := stream.read(1 << 20):
-        size += len(chunk)
-    return data, size
-
-
 def _poll(config: Config, args: argparse.Namespace) -> int:
+    from pbm.config import ConfigError
     from pbm.runners import poll
     try:
         poll.run(config, once=args.once)
@@ -236,7 +291,7 @@ def _show(db, ids: list[int]) -> int:
 
 def _inbound(config: Config, args: argparse.Namespace) -> int:
     """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
-    from pbm import intake
+    from pbm import intake, logs
     from pbm.model import received
     from pbm.model.store import open_db
     from pbm.outbox import sending

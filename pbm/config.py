@@ -37,12 +37,20 @@ class ServerSection:
     retention_days: float = 30.0        # raw bodies of processed messages are purged after this
     vacation_days: float = 30.0         # days of vacation a player may take per calendar year
     seek_days: float = 7.0              # an open challenge (seek) nobody took is withdrawn after this
+    tournament_directors: list[str] = field(default_factory=list)   # who may create; empty: anyone
+    challenges_per_mail: int = 3        # challenges carried out from one mail
+    challenges_pending_per_player: int = 3  # a challenger's challenges to one player not yet taken up
+    challenges_pending: int = 20        # a challenger's challenges not yet taken up, to anyone
+    challenges_per_day: int = 20        # challenges one user may make in a day
 
 
 @dataclass(frozen=True)
 class StorageSection:
     data_dir: Path = Path("var")
     busy_timeout: float = 10.0          # seconds to wait for another process's write lock
+    reserve_mb: float = 64.0            # below this free space, new mail is refused (452 / 75)
+    check_minutes: float = 60.0         # `pbm serve` checks the database (quick_check) this often
+    litestream_config: str = ""         # Litestream's configuration file: `pbm doctor` reports the lag
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,12 @@ class OutboundSection:
 
 
 @dataclass(frozen=True)
+class SecuritySection:
+    authserv_id: str = ""               # the MTA whose Authentication-Results header is trusted
+    require_dmarc: bool = False         # a From's privileges need that MTA's DMARC (or aligned) pass
+
+
+@dataclass(frozen=True)
 class AdminsSection:
     users: list[str] = field(default_factory=list)
     notify: list[str] = field(default_factory=list)   # addresses told about internal errors
@@ -112,6 +126,7 @@ SECTIONS: dict[str, type] = {
     "admins": AdminsSection,
     "imap": ImapSection,
     "lmtp": LmtpSection,
+    "security": SecuritySection,
 }
 
 
@@ -124,6 +139,7 @@ class Config:
     admins: AdminsSection
     imap: ImapSection
     lmtp: LmtpSection
+    security: SecuritySection
     path: Path | None = None            # the file it was read from, if any
 
     @property

@@ -75,9 +75,10 @@ def _(message: str) -> str:
     return catalog(language()).gettext(message)
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of `singular`/`plural` for `n`, in the reader's language."""
-    return catalog(language()).ngettext(singular, plural, n)
+def ngettext(singular: str, plural: str, n: float) -> str:
+    """The form of `singular`/`plural` for `n`, in the reader's language (an amount such as 1.5
+    takes the form of 2: gettext's plural rules count whole numbers)."""
+    return catalog(language()).ngettext(singular, plural, n if n == int(n) else 2)
 
 
 def lazy(write: Callable[[], str]) -> LazyProxy:

@@ -29,15 +29,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import Message
 
-from pbm.commands import dispatch, precheck
+from pbm import clock
+from pbm.commands import dispatch, parse, precheck, registry
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
-from pbm.mail import reading
+from pbm.mail import authresults, reading
 from pbm.mail.messages import Incoming, Outgoing
-from pbm.model import accounts
+from pbm.model import accounts, sealed
 from pbm.model.db import Database, timestamp, transaction
 from pbm.outbox import queue
+from pbm.upkeep import health
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,10 @@ _TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.E
 
 class TransientError(Exception):
     """Nothing was recorded; deliver the message again later (exit 75, SMTP 451)."""
+
+
+class NoSpace(TransientError):
+    """Free space is under the reserve (pbm.upkeep.health): nothing was recorded (exit 75, SMTP 452)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,14 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
     what lets `pbm serve` keep up when many messages arrive at once.  A transient failure leaves
     nothing recorded: every result is then the TransientError.
     """
-    now = now or datetime.now(timezone.utc)
+    now = now or clock.now()
+    short = health.short_of_space(config)
+    if short:
+        log.warning("new mail refused until there is space: %s", short)
+        return [NoSpace(short)] * len(arrived)
+    damaged = health.marked(config)
+    if damaged:
+        return [TransientError(damaged)] * len(arrived)
     for arrival in arrived:
         for password, stored, right in arrival.checked:
             accounts.remember(password, stored, right)
@@ -119,7 +132,8 @@ def accept_many(db: Database, config: Config, arrived: Sequence[Arrival],
         if not _transient(e):
             log.error("inbound %s not recorded:\n%s", ", ".join(a.key for a in arrived),
                       describe_exception(e))
-        error = TransientError(f"{type(e).__name__}: {e}") if _transient(e) else e
+        error = TransientError(health.advice(config, str(e)) if health.damage(e) else
+                               f"{type(e).__name__}: {e}") if _transient(e) else e
         return [error] * len(arrived)
     crash_point("after-commit")
     for arrival, result in zip(arrived, results, strict=True):
@@ -170,6 +184,7 @@ class Arrival:
     kept: tuple[str, ...] = ()          # its identifying header lines (inbound.kept_headers)
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see check_passwords
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
+    record: bytes = field(default=b"", repr=False)  # what is stored of it at once: reading.unread
 
 
 def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
@@ -188,9 +203,13 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
     mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
     automatic = reading.automatic_reason(msg, mail_from, config.server.address)
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
+    if message is not None and config.security.require_dmarc:
+        message = replace(message, vouched=authresults.vouched(msg, message.sender,
+                                                               config.security.authserv_id))
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
                    mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
-                   reading.kept_headers(msg) if message else ())
+                   reading.kept_headers(msg) if message else (),
+                   record=reading.unread(raw, registry.VOCABULARY, parse.MASK))
 
 
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
@@ -241,22 +260,25 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step:
             raise                       # the whole transaction goes; the sender tries again
         detail = describe_exception(e)
         step.undo()                     # the command's changes go, and so does the record...
-        inbound_id = _insert(db, arrival, now, "failed", detail)    # ...made again, as failed
+        inbound_id = _insert(db, arrival, now, "failed", detail,    # ...made again, as failed
+                             sealed.seal(config.secret, arrival.raw, key))
         return _failed(db, config, inbound_id, key, sender, detail, now, claimant)
 
 
 def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
-            detail: str | None = None) -> int | None:
-    """Record the message once (one statement): None if it was recorded before.  `detail`: why it
-    failed (else why it is automatic mail, if it is)."""
+            detail: str | None = None, sealed_raw: bytes | None = None) -> int | None:
+    """Record the message once (one statement), redacted: None if it was recorded before.
+    `detail`: why it failed (else why it is automatic mail, if it is); `sealed_raw`: a failed
+    message's bytes, encrypted (pbm.model.sealed), for `retry`."""
     mail_from = arrival.mail_from
     recorded = db.execute(
         "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "
-        "size, raw, status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "size, raw, status, detail, redacted, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) "
         "ON CONFLICT (dedup_key) DO NOTHING RETURNING id",
         [arrival.key, arrival.message_id, timestamp(now),
          None if mail_from is None else mail_from.strip("<>"), ",".join(arrival.rcpt_tos),
-         arrival.sender, arrival.size, arrival.raw, status, detail or arrival.automatic]).fetchone()
+         arrival.sender, arrival.size, arrival.record, status, detail or arrival.automatic,
+         sealed_raw]).fetchone()
     return None if recorded is None else recorded[0]
 
 
@@ -283,16 +305,19 @@ def retry(db: Database, config: Config, inbound_id: int,
     run as if it had just arrived and the sender gets the answer they were owed.  Raises
     LookupError for a message that did not fail, and the error itself if it fails again (then
     nothing changes and nobody is mailed twice)."""
-    row = db.execute("SELECT raw, envelope_from, envelope_to, status FROM inbound WHERE id = ?",
-                     [inbound_id]).fetchone()
-    if row is None or row[3] != "failed":
-        raise LookupError(f"inbound message {inbound_id} " +
-                          ("does not exist" if row is None else f"did not fail (it is {row[3]})"))
-    raw, mail_from, rcpt_tos = row[0], row[1], tuple(filter(None, row[2].split(",")))
+    row = db.execute("SELECT sealed, envelope_from, envelope_to, status, dedup_key FROM inbound "
+                     "WHERE id = ?", [inbound_id]).fetchone()
+    if row is None or row[3] != "failed" or row[0] is None:
+        raise LookupError(f"inbound message {inbound_id} " + (
+            "does not exist" if row is None else f"did not fail (it is {row[3]})" if row[3] != "failed"
+            else "was recorded before failed messages were sealed: only its redacted text is kept"))
+    raw = sealed.unseal(config.secret, row[0], row[4])
+    mail_from, rcpt_tos = row[1], tuple(filter(None, row[2].split(",")))
     arrival = prepare(db, config, Delivery(raw, mail_from, rcpt_tos))
     with transaction(db):
         result = _command(db, config, arrival, inbound_id, now or datetime.now(timezone.utc))
-        db.execute("UPDATE inbound SET status = 'processed', detail = NULL WHERE id = ?", [inbound_id])
+        db.execute("UPDATE inbound SET status = 'processed', detail = NULL, sealed = NULL WHERE id = ?",
+                   [inbound_id])
     return result
 
 
@@ -311,6 +336,8 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
 
 
 def _transient(error: BaseException) -> bool:
+    if health.damage(error):            # the MTA keeps the message until the file is restored
+        return True
     if isinstance(error, sqlite3.OperationalError):
         return any(word in str(error).lower() for word in _TRANSIENT_SQLITE)
     if isinstance(error, OSError):

@@ -115,13 +115,19 @@ def _squares(pos: Position, turned: bool) -> list[str]:
             side = "   river"
         lines += [f"{label} |{'|'.join(cells)}| {label}{side}", rule]
     lines.append(files)
-    hands = getattr(pos, "hands", None)
-    if hands is not None and v.drops:
-        lines.append("")
-        for s in (0, 1):
-            held = " ".join(p.letter for p, n in zip(v.pieces, hands[s]) for _ in range(n)) or "-"
-            lines.append(f"In {v.side_names[s]}'s hand: {held}")
+    if hand_lines(pos):
+        lines += ["", *hand_lines(pos)]
     return lines
+
+
+def hand_lines(pos: Position) -> list[str]:
+    """`In White's hand: F F`, one line per side, where the game has hands (Gi-Qi-Game)."""
+    v, hands = pos.t.variant, getattr(pos, "hands", None)
+    if hands is None or not v.drops:
+        return []
+    return [f"In {v.side_names[s]}'s hand: "
+            + (" ".join(p.letter for p, n in zip(v.pieces, hands[s]) for _ in range(n)) or "-")
+            for s in (0, 1)]
 
 
 def render(pos: Position, turned: bool = False) -> str:

@@ -249,6 +249,18 @@ class Game:
         elif v.no_capture_limit and self.position.halfmove >= v.no_capture_limit:
             self._draw(f"{v.no_capture_limit} plies without capture")
 
+    def could_win(self, side: str) -> bool:
+        """Whether `side` ("w"/"b" or a side name) has a piece that could still reach the enemy king:
+        the dead-position rule (see `_dead_position`) applied to one side, for deciding a loss on
+        time.  Always True where the game has no such rule (drops may bring any piece back)."""
+        if not self.variant.dead_position_draw:
+            return True
+        t, pos, s = self.tables, self.position, self._side(side)
+        occupied = pos.pieces[0] | pos.pieces[1]
+        free = [sq for sq in pos.pieces[s] if _may_reach_king(t.piece_type(pos.board[sq]))]
+        return bool(free) and not (len(free) == 1 and len(occupied) == 3
+                                   and t.piece_type(pos.board[free[0]]).role == "cannon")
+
     def _dead_position(self) -> bool:
         """The dead-position rule, as docs/repetition.md "Other endings" gives it: no piece left that can
         ever reach the enemy king (kings, and pieces whose every pattern keeps them in their palace or

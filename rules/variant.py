@@ -176,5 +176,9 @@ class Variant:
     board_style: str = "points"           # ASCII board: "points" (Xiangqi lines) or "squares"
     colours: tuple[str, str] = ("#c3161c", "#1b1b1b")     # of the sides' pieces on a drawn board
 
+    def switches(self) -> list[str]:
+        """The switches in force, as a challenge gives them: ["-korean"]; none for the standard game."""
+        return [f"-{name}" for name, value in self.params if value is True]
+
     def piece(self, letter: str) -> PieceType:
         return next(p for p in self.pieces if p.letter == letter)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from support.processes import REPO, pbm_environment
 
+from pbm import handover
 from pbm.config import ConfigError, load_config
 
 EXAMPLE = REPO / "config" / "pbm.toml"
@@ -121,3 +122,27 @@ def test_configured_secret_and_passwords_stay_out_of_repr(tmp_path: Path) -> Non
     assert not (tmp_path / "etc" / "var" / "secret").exists()
     for hidden in ("s3cret-key", "relay-pw", "imap-pw"):
         assert hidden not in repr(config)
+
+
+@pytest.mark.parametrize("section", [
+    '[lmtp]\nsocket = "var/lmtp.sock"\n',
+    '[lmtp]\nsocket = "/run/pbm/lmtp.sock"\n',
+    '[lmtp]\nsocket = "~/lmtp.sock"\n',
+    '[lmtp]\nsocket_mode = 0o600\n',
+    '[server]\naddress = "pbm@example.org"\n',
+])
+def test_the_handover_finds_the_socket_pbm_config_finds(tmp_path, section: str) -> None:
+    """`pbm deliver` reads `[lmtp] socket` without pbm.config (pbm.handover.socket_path): the same
+    path, resolved the same way."""
+    (tmp_path / "conf").mkdir()
+    path = tmp_path / "conf" / "pbm.toml"
+    path.write_text(section)
+    assert handover.socket_path(str(path)) == load_config(path).lmtp.socket
+
+
+def test_the_handover_leaves_a_missing_or_broken_file_to_pbm_config(tmp_path) -> None:
+    (tmp_path / "broken.toml").write_text("[lmtp\n")
+    (tmp_path / "odd.toml").write_text('lmtp = "socket"\n')
+    for name in (None, str(tmp_path / "missing.toml"), str(tmp_path / "broken.toml"),
+                 str(tmp_path / "odd.toml")):
+        assert handover.socket_path(name) is None

@@ -22,7 +22,7 @@ def player(user: str) -> str:
 def test_a_forged_challenge_with_a_tiny_time_limit_costs_the_challenged_player_nothing(post):
     [error] = post.send("xiangqi challenge --timeout=0.0001 alice bob", sender=player("alice"))
     assert "--timeout=0.0001 is shorter than this server allows" in flat(error)
-    assert "at least 1 days (--timeout=1)" in flat(error)
+    assert "at least 1 day (--timeout=1)" in flat(error)
     # mallory forges alice's From and makes bob (player1) move first with a one-day limit
     mails = by_recipient(post.send("xiangqi challenge --timeout=1 bob alice", sender=player("alice")))
     board = int(mails[player("bob")]["Subject"].split()[3])

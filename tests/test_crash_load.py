@@ -78,6 +78,7 @@ def test_serve_killed_again_and_again_under_load(pbm_env: PbmEnv) -> None:
                                      sender=f"{user}@example.org") for b in range(BOARDS)]
     doomed = set(rng.sample(range(len(messages)), KILLS))
 
+    pbm_env.configure(server={"challenges_pending_per_player": BOARDS})    # all waiting at once
     server, kills, resent = pbm_env.start_server(), 0, 0
     for index, message in enumerate(messages):
         timer = None

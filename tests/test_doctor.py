@@ -7,6 +7,9 @@ import ssl
 
 from support.relay import RELAY_PASSWORD, RELAY_USER
 
+from pbm.config import load_config
+from pbm.upkeep import doctor as checks
+
 
 def doctor(env) -> tuple[int, str]:
     result = env.run("doctor")
@@ -17,7 +20,7 @@ def test_a_healthy_installation(pbm_env):
     pbm_env.mail("help")                        # the database, the secret and the Maildir exist
     code, out = doctor(pbm_env)
     assert code == 0, out
-    assert "file modes:   ok" in out and "database:     ok" in out and "templates:    ok" in out
+    assert "file modes:    ok" in out and "database:      ok" in out and "templates:     ok" in out
     assert "note: replies go into the Maildir" in out and "everything looks right" in out
 
 
@@ -52,7 +55,7 @@ def test_the_relay_with_starttls_and_auth(relay_env, certificate):
     assert "wrong-password" not in out
     env.configure(outbound={"password": RELAY_PASSWORD})
     code, out = doctor(env)
-    assert "relay:        ok" in out, out
+    assert "relay:         ok" in out, out
 
 
 def test_an_lmtp_path_that_is_not_a_socket(pbm_env):
@@ -61,3 +64,18 @@ def test_an_lmtp_path_that_is_not_a_socket(pbm_env):
     pbm_env.configure(lmtp={"socket": str(path)})
     code, out = doctor(pbm_env)
     assert code == 1 and "is not a socket; remove it" in out
+
+
+def test_the_verdict_on_the_default_address_is_the_same_with_a_file_or_without(tmp_path, monkeypatch):
+    """Each line reads "name: verdict"; no LMTP socket is said to be unused, not "ok"; the default
+    pbm@localhost is a problem whether it comes from the built-in defaults or from a file."""
+    monkeypatch.chdir(tmp_path)
+    config_file = tmp_path / "pbm.toml"
+    config_file.write_text("[storage]\nbusy_timeout = 5\n")
+    for config in (load_config(None), load_config(config_file)):
+        lines: list[str] = []
+        assert checks.run(config, lines.append) is False
+        said = "\n".join(lines)
+        assert "configuration: " in said and "[server] address is pbm@localhost, which no player" in said
+        assert f"the data (database, secret, outbox) lives in {tmp_path / 'var'}" in said
+        assert "lmtp:          note: not used (no [lmtp] socket" in said

@@ -1,5 +1,7 @@
 """Hostile mail: whatever arrives is recorded exactly once, answered at most once (never
-when it is automatic), never crashes intake, and no answer holds a password.
+when it is automatic), never crashes intake, and no answer holds a password (but the lines a
+player wrote, quoted back to their own address with their own password masked), nor does the
+stored message.
 
 The property test builds messages from every category of trouble seen in the wild -- RFC 2047 words
 in charsets Python cannot decode, broken MIME, unknown charsets, bad transfer encodings, automatic
@@ -136,9 +138,13 @@ def test_hostile_mail_is_recorded_once_answered_at_most_once_and_never_leaks(off
     parsed = reading.parse(raw)
     multiple = "multiple" in (reading.header_text(parsed, "Subject") + reading.body_text(parsed)).lower()
     assert multiple or sum(recipient == sender for recipient, _ in replies) <= 1
-    for _, data in replies:
-        for password in PASSWORDS.values():
-            assert password.encode() not in data
+    for recipient, data in replies:
+        for owner, password in PASSWORDS.items():
+            # the one answer that may hold a password: a token reply's lines, quoted back to the
+            # writer's own address (their own password masked), when none reads as a move
+            assert password.encode() not in data or (
+                recipient == sender and sender != f"{owner}@example.org"
+                and b"No line of your reply reads as a move" in data), (owner, data)
     stored = office.db.execute("SELECT raw, status FROM inbound WHERE id = ?", [result.inbound_id]).fetchone()
     if stored[1] == "processed":
         for password in PASSWORDS.values():

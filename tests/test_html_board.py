@@ -1,137 +1,161 @@
-"""The drawn board: a board mail is multipart/alternative, the pbmserv text unchanged and
-an HTML part with the board drawn as SVG.  A real browser (Debian's headless Chromium) renders the
-HTML into a PNG, and the test reads the pixels: the picture has the board's size, and at every point
-of the position's FEN there is a piece of the right colour (its ring), or bare board where the FEN
-has none; the last move's points are marked; the second player's board is turned.  The points are
-found from the picture itself (the board's wood colour gives its frame) and the geometry constants
-of rules.board_svg."""
+"""The drawn board as a reader sees it: a board mail is multipart/alternative, the pbmserv text
+unchanged and multipart/related holding the HTML part and the board as an inline PNG.
+
+A real browser (Debian's headless Chromium) renders the HTML part as a mail client does: the PNG is
+saved beside the page and the `cid:` source rewritten to its file name (what a client does with a
+Content-ID), and every <svg> element is cut out first, as Gmail and Outlook drop them, so the board
+seen can only come from the PNG.  The test then finds the picture in the screenshot (its top left
+corner is the first pixel of wood) and reads its pixels against the position's FEN
+(support.board_pixels): every point's piece and side, promoted faces, the last move, the check ring
+and mate badge, Gi-Qi-Game's hands; a wrong position fails the same reading."""
 from __future__ import annotations
 
-from email import policy
-from email.parser import BytesParser
+import io
+import re
+from html import unescape
 
 import pytest
+from PIL import Image
+from support.board_pixels import (
+    CHECKS,
+    MATES,
+    check_board,
+    check_hands,
+    hands,
+    king_marks,
+    placement,
+    played,
+)
 from support.browser import screenshot
 from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
+from pbm import pictures as board_pictures
 from rules import board_svg
 
-WOOD = (0xF0, 0xD9, 0xA0)
+WOOD = tuple(int(board_svg.BOARD[i:i + 2], 16) for i in (1, 3, 5))
 
-pytestmark = pytest.mark.slow   # real processes, a browser, or searches over many positions
-
-
-def near(pixel, colour, tolerance=40) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+pytestmark = [pytest.mark.slow,      # a browser
+              pytest.mark.post_office("alice", "bob")]
 
 
-def hex_rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+def alternative(mail):
+    """The multipart/alternative of a board mail (inside multipart/mixed when the PGN is attached)."""
+    found = [part for part in mail.walk() if part.get_content_type() == "multipart/alternative"]
+    assert len(found) == 1, mail.get_content_type()
+    return found[0]
 
 
-def pieces_of(fen: str, height: int) -> dict[tuple[int, int], str]:
-    """(file, rank) -> FEN letter, read from the FEN's placement (rank 1 is the last row)."""
-    found = {}
-    for row, text_row in enumerate(fen.split()[0].split("/")):
-        rank, file = height - 1 - row, 0
-        number = ""
-        for char in text_row + " ":
-            if char.isdigit():
-                number += char
-                continue
-            if number:
-                file, number = file + int(number), ""
-            if char.isalpha():
-                found[(file, rank)] = char
-                file += 1
-    return found
+def page_as_a_client_shows_it(mail, folder, name: str) -> tuple[str, Image.Image]:
+    """The HTML part with its inline PNG saved beside it and the cid: source pointing at it, every
+    <svg> cut out (as Gmail does); and the PNG as the mail carries it."""
+    plain, related = alternative(mail).get_payload()
+    assert plain.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
+    html_part, png = related.get_payload()
+    assert html_part.get_content_type() == "text/html" and png.get_content_type() == "image/png"
+    assert png["Content-Disposition"].startswith("inline")
+    html, content_id = html_part.get_content(), png["Content-ID"].strip("<>")
+    assert "<script" not in html.lower() and "<svg" not in html.lower()
+    image = Image.open(io.BytesIO(png.get_content()))
+    img = re.search(r'<img src="cid:([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]+)"', html)
+    assert img and img[1] == content_id and (int(img[2]), int(img[3])) == image.size
+    assert image.width >= 300 and image.height >= 300 and len(png.get_content()) <= 60_000
+    (folder / f"{name}.png-part").write_bytes(png.get_content())
+    html = html.replace(f"cid:{content_id}", f"{name}.png-part")
+    return re.sub(r"<svg\b.*?</svg>", "", html, flags=re.S | re.I), image.convert("RGB")
 
 
-def check_board(image, variant: rules.Game, turned: bool, last: tuple[str, str]) -> None:
-    v = variant.variant
-    wood = [(x, y) for y in range(image.height) for x in range(0, image.width, 2)
-            if image.getpixel((x, y)) == WOOD]
-    assert wood, "no board in the picture"
-    left, top = min(x for x, _ in wood), min(y for _, y in wood)
-    right = max(x for x, _ in wood)
-    width, height = board_svg.size(v)
-    scale = (right - left + 2) / width
-    assert 0.9 < scale < 1.1, f"the board is {right - left}px wide, expected about {width}"
-    occupied = pieces_of(variant.fen(), v.height)
-    for file in range(v.width):
-        for rank in range(v.height):
-            column, row = (v.width - 1 - file, rank) if turned else (file, v.height - 1 - rank)
-            cx, cy = board_svg.centre(v, column, row)
-            x, y = left + cx * scale, top + cy * scale
-            letter = occupied.get((file, rank))
-            where = f"{chr(97 + file)}{rank + 1}"
-            if letter is None:              # off every line (the diagonals too), inside a piece's face
-                bare = image.getpixel((round(x + 11 * scale), round(y + 7 * scale)))
-                assert near(bare, WOOD, 12), f"{where}: expected bare board, found {bare}"
-                continue
-            face = image.getpixel((round(x + 11.5 * scale), round(y + 2 * scale)))   # beside the glyph
-            assert near(face, hex_rgb(board_svg.PIECE), 30), f"{where}: expected a piece, found {face}"
-            colour = hex_rgb(v.colours[0 if letter.isupper() else 1])
-            rings = [image.getpixel((round(x + dx * board_svg.RADIUS * scale), round(y + dy * board_svg.RADIUS * scale)))
-                     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-            assert sum(near(p, colour, 60) for p in rings) >= 3, f"{where}: {letter} ring is {rings}"
-    for square in last:
-        file, rank = ord(square[0]) - 97, int(square[1:]) - 1
-        column, row = (v.width - 1 - file, rank) if turned else (file, v.height - 1 - rank)
-        cx, cy = board_svg.centre(v, column, row)
-        edge = image.getpixel((round(left + (cx + 19) * scale), round(top + (cy + 12) * scale)))
-        assert near(edge, hex_rgb(board_svg.MARK), 60), f"{square}: no last-move mark, found {edge}"
+def seen(mail, folder, name: str) -> Image.Image:
+    """The board picture as Chromium shows the mail's HTML part: cut out of the screenshot."""
+    html, picture = page_as_a_client_shows_it(mail, folder, name)
+    shot = screenshot(html, folder, name)
+    corner = next((x, y) for y in range(shot.height) for x in range(shot.width)
+                  if shot.getpixel((x, y)) == WOOD)
+    crop = shot.crop((*corner, corner[0] + picture.width, corner[1] + picture.height))
+    assert crop.size == picture.size
+    return crop
 
 
-def html_part(mail) -> str:
-    assert mail.get_content_type() == "multipart/alternative"
-    plain, html = mail.get_body(preferencelist=("plain",)), mail.get_body(preferencelist=("html",))
-    assert plain.get_content_type() == "text/plain" and html.get_content_type() == "text/html"
-    body = html.get_content()
-    assert "<script" not in body.lower() and "src=" not in body.lower()      # nothing remote
-    return body
+def mails_of(post: PostOffice, variant: str, fen: str, move: str) -> dict[str, object]:
+    """The board mails of `move` played by alice from `fen` (alice plays the side to move)."""
+    new = post.send(f"{variant} challenge -fen={fen.replace(' ', '_')} alice bob")
+    number = re.search(r"Board (\d+)", new[0]["Subject"])[1]
+    mails = post.send(f"{variant} move {number} alice {PASSWORDS['alice']} {move}")
+    return {m["To"].partition("@")[0]: m for m in mails}
 
 
-@pytest.mark.parametrize("variant, moves", [("xiangqi", ("h3e3", "h10g8")), ("janggi", ("b1c3", "h10g8")),
-                                            ("padwarqi", ("a4a5", "i7i6")), ("giqi", ("a3a4", "i7i6"))])
-def test_a_board_mail_draws_the_position_in_a_real_browser(tmp_path, variant, moves):
-    post = PostOffice(tmp_path)
-    post.signup("alice", "bob")
-    post.send(f"{variant} challenge alice bob")
-    post.send(f"{variant} move 101 alice {PASSWORDS['alice']} {moves[0]}")
-    mails = {m["To"]: m for m in post.send(f"{variant} move 101 bob {PASSWORDS['bob']} {moves[1]}",
-                                           sender="bob@example.org")}
-    game = rules.Game.new(variant)
-    for move in moves:
-        game.play(move)
-    last = tuple(board_svg._SQUARE.findall(moves[1]))
-    for user, turned in (("alice", False), ("bob", True)):
-        mail = mails[f"{user}@example.org"]
-        assert game.board(turned) in text(mail)             # the pbmserv board, unchanged
-        image = screenshot(html_part(mail), tmp_path, user)
-        assert image.width == 480 and image.height == 1800
-        check_board(image, game, turned, last)
+@pytest.mark.parametrize("variant", sorted(MATES))
+def test_a_board_mail_shows_the_board_without_svg_in_a_real_browser(post, tmp_path, variant):
+    for positions, readers, marks in ((CHECKS, ("bob",), (True, False)),
+                                      (MATES, ("alice", "bob"), (True, True))):
+        fen, move = positions[variant]
+        game = played(variant, fen, move)
+        mails = mails_of(post, variant, fen, move)
+        for user in readers:
+            turned = (user == "alice") == (fen.split()[1] == "b")
+            mail = mails[user]
+            assert game.board(turned) in text(mail)             # the pbmserv board, unchanged
+            image = seen(mail, tmp_path, f"{variant}-{user}-{marks[1]}")
+            check_board(image, game, turned)
+            pos = game.position
+            assert king_marks(image, game, turned, pos.kings[pos.side]) == marks
+            assert king_marks(image, game, turned, pos.kings[1 - pos.side]) == (False, False)
+            if variant == "giqi":
+                check_hands(image, game, turned)
 
 
-def test_a_wrong_picture_is_caught(tmp_path):
-    """The pixel check is no formality: the board of one position does not pass for another."""
-    game = rules.Game.new("xiangqi")
-    game.play("h3e3")
-    image = screenshot(f"<html><body>{game.board_svg()}</body></html>", tmp_path, "one")
-    other = rules.Game.new("xiangqi")
-    other.play("b3e3")
+def test_giqi_mails_show_promotions_and_hands_in_the_picture_and_as_text(post, tmp_path):
+    fen, move = MATES["giqi"]
+    game = played("giqi", fen, move)
+    assert any(letter.startswith("+") for letter in placement(game.fen(), 9).values())
+    assert hands(game.fen()) != ("", "")
+    mail = mails_of(post, "giqi", fen, move)["bob"]
+    html = unescape(alternative(mail).get_payload()[1].get_payload()[0].get_content())
+    for line in rules.board_ascii.hand_lines(game.position):      # "In Black's hand: B"
+        assert line in text(mail) and f"<p style=\"margin:0 0 4px 0\">{line}</p>" in html
+    image = seen(mail, tmp_path, "giqi")
+    check_board(image, game, False)                 # the promoted piece's inverted face among them
+    check_hands(image, game, False)
+
+
+def test_a_wrong_position_is_caught(post, tmp_path):
+    """The pixel reading is no formality: the mail of one position does not pass for another."""
+    fen, move = CHECKS["xiangqi"]
+    image = seen(mails_of(post, "xiangqi", fen, move)["bob"], tmp_path, "one")
+    check_board(image, played("xiangqi", fen, move), False)
     with pytest.raises(AssertionError):
-        check_board(image, other, False, ("b3", "e3"))
-    check_board(image, game, False, ("h3", "e3"))
+        check_board(image, played("xiangqi", fen, "a7a6"), False)
+    with pytest.raises(AssertionError):
+        check_board(image, played("xiangqi", fen, move), True)
 
 
-def test_players_who_want_no_board_get_plain_text(tmp_path):
-    post = PostOffice(tmp_path)
-    post.signup("alice", "bob")
+def test_padwarqi_korean_is_said(post):
+    for mail in post.send("padwarqi challenge -korean alice bob"):
+        assert "Played with -korean." in text(mail)
+
+
+def test_board_preferences_off_and_svg(post):
     post.send(f"set alice {PASSWORDS['alice']} board=off")
+    post.send(f"set bob {PASSWORDS['bob']} board=svg", sender="bob@example.org")
     mails = {m["To"]: m for m in post.send("xiangqi challenge alice bob")}
     assert mails["alice@example.org"].get_content_type() == "text/plain"
-    assert mails["bob@example.org"].get_content_type() == "multipart/alternative"
-    raw = BytesParser(policy=policy.default).parsebytes(mails["bob@example.org"].as_bytes())
-    assert raw.get_body(preferencelist=("html",)) is not None
+    bob = alternative(mails["bob@example.org"])
+    plain, html = bob.get_payload()
+    assert html.get_content_type() == "text/html" and "<svg" in html.get_content()
+    assert not [part for part in mails["bob@example.org"].walk() if part.get_content_maintype() == "image"]
+
+
+def test_readers_who_see_the_same_side_share_one_picture(post):
+    post.signup("carol")
+    post.send("xiangqi challenge alice bob")
+    post.send(f"xiangqi subscribe 101 carol {PASSWORDS['carol']}", sender="carol@example.org")
+    board_pictures.cached_draw.cache_clear()        # (earlier tests in this process drew boards)
+    drawn = board_pictures.cached_draw.cache_info().misses
+    mails = {m["To"].partition("@")[0]: m for m in post.send(f"xiangqi move 101 alice {PASSWORDS['alice']} h3e3")}
+    assert board_pictures.cached_draw.cache_info().misses - drawn == 2       # one per side seen
+    pictures = {user: [part for part in mail.walk() if part.get_content_type() == "image/png"]
+                for user, mail in mails.items()}
+    assert {user: len(found) for user, found in pictures.items()} == {"alice": 1, "bob": 1, "carol": 1}
+    alice, bob, carol = (pictures[user][0] for user in ("alice", "bob", "carol"))
+    assert alice["Content-ID"] == carol["Content-ID"] and alice.get_content() == carol.get_content()
+    assert bob["Content-ID"] != alice["Content-ID"]            # bob sees the board turned

@@ -193,6 +193,18 @@ def test_missing_message_id_gets_a_stable_synthetic_one() -> None:
     assert reading.dedup_key(reading.parse(raw), raw).startswith("sha256:")
 
 
+def test_a_message_without_message_id_is_the_same_whatever_its_line_ends() -> None:
+    """A pipe hands a message over with LF, LMTP and SMTP with CRLF: a second delivery by the
+    other path must be recognised."""
+    lf = b"From: bob@example.org\nSubject: xiangqi move 101 bob pw h10g8\n\nsee you\n"
+    crlf = lf.replace(b"\n", b"\r\n")
+    keys = {reading.dedup_key(reading.parse(raw), raw) for raw in (lf, crlf, crlf + b"\r\n", lf[:-1])}
+    assert len(keys) == 1
+    assert decode(lf).message_id == decode(crlf).message_id
+    other = lf.replace(b"see you", b"see you soon")
+    assert reading.dedup_key(reading.parse(other), other) not in keys
+
+
 def test_server_addresses() -> None:
     assert reading.is_server_address("pbm@pbm.test", OWN)
     assert reading.is_server_address("PBM+anything@Pbm.Test", OWN)

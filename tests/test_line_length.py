@@ -1,5 +1,7 @@
 """Every mail fits a classic mail window: no line over 78 characters (RFC 5322's recommendation),
-for every template, with every game.  The mails are real ones, made by commands through intake."""
+for every template, with every game; and reads as English: "1 move", "20 days", a count of 0
+(never "1 moves", "20.0 days" or "None").  The mails are real ones, made by commands through
+intake: welcome, help pages, boards, offers, errors, profiles, history, vacation."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,6 +16,9 @@ from pbm.outbox import compose
 
 LIMIT = 78
 FEN = re.compile(r"\S+/\S+ [wb] ")
+# English a mail must never hold: a singular count with a plural noun, a Python None, a float's .0
+NOT_ENGLISH = re.compile(r"\b1 (?:moves|days|games|words|points|plies|times|mails|replies)\b"
+                         r"|\bNone\b|\b\d+\.0\b")
 # A first move of each game, from the start, in coordinates; and the second player's answer.
 OPENINGS = {"xiangqi": ("h3e3", "h10g8"), "janggi": ("a4a5", "a7a6"), "padwarqi": ("a4a5", "a7a6"),
             "giqi": ("a2a3", "a7a6")}
@@ -50,16 +55,33 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
         for user, move in (("alice", first), ("bob", second)):
             mails += post.send(f"{game} move {board} {user} {PASSWORDS[user]} {move}", "A comment.",
                                sender=f"{user}@example.org")
+            mails += post.send(f"{game} status {board}")
         mails += post.send(f"{game} move {board} alice {PASSWORDS['alice']} z9z9")
         mails += post.send(f"{game} queue {board} bob {PASSWORDS['bob']} {second}", sender="bob@example.org")
         mails += post.send(f"{game} chat {board} bob {PASSWORDS['bob']}", "Nice.", sender="bob@example.org")
         mails += post.send(f"{game} subscribe {board} carol {PASSWORDS['carol']}", sender="carol@example.org")
         mails += post.send(f"{game} show {board}") + post.send(f"{game} status {board}")
+        mails += post.send(f"{game} move {board} alice {PASSWORDS['alice']} undo")
+        mails += post.send(f"{game} move {board} bob {PASSWORDS['bob']} reject", sender="bob@example.org")
+        mails += post.send(f"{game} move {board} alice {PASSWORDS['alice']} propose")
         mails += post.send(f"{game} games") + post.send(f"{game} history")
         mails += post.send(f"{game} record {board}") + post.send(f"{game} player alice")
-        mails += post.send(f"{game} resign {board} alice {PASSWORDS['alice']}")
+        mails += post.send(f"{game} move {board} bob {PASSWORDS['bob']} accept", sender="bob@example.org")
+        mails += post.send(f"{game} player alice") + post.send(f"{game} history alice")   # a draw only
         mails += post.send(f"{game} standings")
-    mails += post.send(f"vacation bob {PASSWORDS['bob']} 3", sender="bob@example.org")
+    mails += post.send(f"xiangqi tournament create spring alice {PASSWORDS['alice']} --system=swiss "
+                       f"--rounds=2", sender="alice@example.org")
+    for user in ("alice", "bob", "carol"):
+        mails += post.send(f"xiangqi tournament join spring {user} {PASSWORDS[user]}",
+                           sender=f"{user}@example.org")
+    mails += post.send(f"xiangqi tournament start spring alice {PASSWORDS['alice']}",
+                       sender="alice@example.org")
+    mails += post.send("xiangqi tournament show spring") + post.send("xiangqi tournaments")
+    mails += post.send(f"vacation bob {PASSWORDS['bob']} 20", sender="bob@example.org")
+    mails += post.send(f"vacation bob {PASSWORDS['bob']} off", sender="bob@example.org")
+    mails += post.send(f"vacation bob {PASSWORDS['bob']} 1", sender="bob@example.org")
+    mails += post.send(f"vacation bob {PASSWORDS['bob']} 30", sender="bob@example.org")
+    mails += post.tick(2)
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
     for game in catalogue.served():             # the page of a game without its own help page
         monkeypatch.setitem(catalogue.GAMES, game, dataclasses.replace(catalogue.GAMES[game],
@@ -71,6 +93,15 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
             if i18n.width(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
     assert not long, "\n".join(f"{subject}: {line!r} ({i18n.width(line)})" for subject, line in long)
+    if lang != "en":
+        return
+    wrong = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
+             if NOT_ENGLISH.search(line) and not line.strip().startswith("https://")]
+    assert not wrong, "\n".join(f"{subject}: {line!r}" for subject, line in wrong)
+    said = "\n".join(text(mail) for mail in mails)
+    for sentence in ("You asked to take back", "1 move so far", "0 won, 1 drawn, 0 lost",
+                     "Vacation days left this year after it: 10 of 30."):
+        assert sentence in said                 # the walk reached the mails that say them
 
 
 def _templates():

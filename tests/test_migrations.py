@@ -75,3 +75,22 @@ def test_a_migration_that_breaks_a_foreign_key_is_rolled_back(config, monkeypatc
     db = store.open_db(config)
     assert schema_version(db) == version
     assert db.execute("SELECT id FROM users").fetchall() == [("alice",)]
+
+
+def test_migration_6_redacts_every_message_stored_before(config):
+    """A database at version 5 (a real one: the first five migrations), holding a raw message with
+    a password, comes out of the upgrade with the message redacted and a `sealed` column."""
+    config.storage.data_dir.mkdir(mode=0o700)
+    conn = sqlite3.connect(config.storage.data_dir / "pbm.sqlite3", isolation_level=None)
+    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for number, migration in enumerate(schema.MIGRATIONS[:5], start=1):
+        conn.executescript(migration)
+        conn.execute("INSERT INTO schema_version VALUES (?, 't')", [number])
+    raw = b"From: a@example.org\r\nSubject: change password alice Sw0rdfish Hunter22\r\n\r\nxiangqi move 101 alice Sw0rdfish h3e3\r\n"
+    conn.execute("INSERT INTO inbound (dedup_key, received_at, size, raw, status) "
+                 "VALUES ('k', 't', 1, ?, 'failed')", [raw])
+    conn.close()
+    db = store.open_db(config)
+    [(kept, redacted, sealed)] = db.execute("SELECT raw, redacted, sealed FROM inbound").fetchall()
+    assert b"Sw0rdfish" not in kept and b"Hunter22" not in kept and (redacted, sealed) == (1, None)
+    assert b"From: a@example.org" in kept and schema_version(db) == len(schema.MIGRATIONS)

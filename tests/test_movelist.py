@@ -21,13 +21,14 @@ class FakeBoard:
 
 
 def made_in_one_go(board: FakeBoard, notation: str, upto: int | None = None) -> str:
-    """The list as the spec's pbmserv board shows it, written out plainly."""
+    """The list as the spec's pbmserv board shows it, written out plainly: each player's name over
+    the moves of their column (after the move numbers)."""
     shown = board.moves[:upto]
     if not shown:
         return ""
     cells = [f"{ply:>3}. {movelist.cell(m, notation)}{' (Auto)' if m.auto else ''}"
              for ply, m in enumerate(shown, start=1)]
-    rows = [(f"     {board.player1} (Red)", f"{board.player2} (Black)")]
+    rows = [(f"     {board.player1} (Red)", f"     {board.player2} (Black)")]
     rows += [(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
     width = max(len(left) for left, _ in rows)
     return "\n".join(f"{left:<{width}}    {right}".rstrip() for left, right in rows)
@@ -64,3 +65,9 @@ def test_a_list_is_made_afresh_when_the_moves_are_not_the_ones_it_was_made_of():
     board.rendered = {}
     assert movelist.text(board, ("Red", "Black")) == made_in_one_go(board, "both")
     assert "b3e3" in movelist.text(board, ("Red", "Black")) and "h3e3" not in movelist.text(board, ("Red", "Black"))
+
+
+def test_each_name_stands_over_its_column_of_moves():
+    board = FakeBoard(7, [PlayedMove("h3e3", "C2=5", False), PlayedMove("h10g8", "H8+7", False)])
+    header, row = movelist.text(board, ("Red", "Black")).splitlines()
+    assert header.index("alice") == row.index("h3e3") and header.index("bob") == row.index("h10g8")

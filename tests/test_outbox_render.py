@@ -82,3 +82,22 @@ def test_any_reply_reads_back_as_written(subject: str, name: str, body: str) -> 
     assert mail["From"].addresses[0].display_name == name
     lines = body.replace("\r\n", "\n").replace("\r", "\n")
     assert mail.get_content().replace("\r\n", "\n") == lines
+
+
+def test_a_picture_beside_the_html_part() -> None:
+    """multipart/alternative(text, multipart/related(html, png)): the picture inline, by its
+    Content-ID, in base64 lines of 76; the text part first, unchanged."""
+    png = bytes(range(256)) * 40
+    out = Outgoing(to="bob@example.org", subject="Xiangqi Board 101 bob", body="the board\n",
+                   html='<p><img src="cid:board-1@pbm.test"></p>',
+                   related=(("board-1@pbm.test", "image/png", png),))
+    raw = render(out)
+    assert raw.isascii() and all(len(line) <= 78 for line in raw.split(b"\r\n"))
+    mail = message_from_bytes(raw, policy=policy.default)
+    plain, related = mail.get_payload()
+    assert mail.get_content_type() == "multipart/alternative" and plain.get_content().splitlines() == ["the board"]
+    assert related.get_content_type() == "multipart/related" and related.get_param("type") == "text/html"
+    html, picture = related.get_payload()
+    assert html.get_content() == '<p><img src="cid:board-1@pbm.test"></p>'
+    assert picture.get_content_type() == "image/png" and picture["Content-ID"] == "<board-1@pbm.test>"
+    assert picture.get_content_disposition() == "inline" and picture.get_content() == png

@@ -73,9 +73,10 @@ def test_a_reply_to_a_chat_or_a_note_is_chat_and_to_a_turn_mail_an_error(pbm_env
     pbm_env.reply(chat, "Thanks, you too\n")        # a reply to the chat is chat too
     out = {m["To"]: m for m in pbm_env.replies()}
     assert "Thanks, you too" in flat(out["bob@example.org"])
-    pbm_env.reply(note, "apple7pie h10g8\n")        # holds a move: never chat
-    [error] = pbm_env.replies()
-    assert error["To"] == "bob@example.org" and "apple7pie" not in plain(error)
+    pbm_env.reply(note, "Hunter22 h10g8\n")         # holds a move: never chat
+    [error] = pbm_env.replies()                     # the lines read, bob's password masked
+    assert error["To"] == "bob@example.org" and "Hunter22" not in plain(error)
+    assert "******** h10g8" in plain(error)
     pbm_env.reply(mails["alice@example.org"], "Good luck!\n")   # a turn mail wants a move
     [error] = pbm_env.replies()
     assert error["To"] == "alice@example.org" and "was not carried out" in flat(error)

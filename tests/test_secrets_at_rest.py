@@ -56,13 +56,18 @@ def test_bodies_are_purged_after_the_retention_but_failed_messages_stay_whole(pb
     assert pbm_env.deliver(pbm_env.message("help", "failing"), PBM_FAULT="command-error").returncode == 0
     pbm_env.configure(server={"retention_days": 0})
     assert pbm_env.run("timers").returncode == 0
-    rows = pbm_env.query("SELECT status, raw, redacted FROM inbound ORDER BY id")
-    (_, help_raw, help_state), (auto_status, auto_raw, auto_state), (fail_status, fail_raw, _) = rows
+    rows = pbm_env.query("SELECT status, raw, redacted, sealed FROM inbound ORDER BY id")
+    (_, help_raw, help_state, _), (auto_status, auto_raw, auto_state, _), \
+        (fail_status, fail_raw, _, fail_sealed) = rows
     assert help_state == 2 and b"a long comment" not in help_raw and b"Message-ID: <" in help_raw
     assert b"Subject: help" in help_raw                 # redacted before, so the subject stays
     assert (auto_status, auto_state) == ("automatic", 2)
-    assert b"Sw0rdfish" not in auto_raw and b"Subject" not in auto_raw and b"From: " in auto_raw
-    assert fail_status == "failed" and b"failing" in fail_raw      # for `pbm inbound retry`
+    assert b"Sw0rdfish" not in auto_raw and b"From: " in auto_raw
+    assert b"Subject: xiangqi move ******** ******** ******** ********" in auto_raw
+    # a failed message is redacted too; its bytes are kept sealed, for `pbm inbound retry`
+    assert fail_status == "failed" and b"failing" not in fail_raw and b"failing" not in fail_sealed
+    assert pbm_env.run("inbound", "retry", "3").returncode == 0
+    assert pbm_env.query("SELECT status, sealed FROM inbound WHERE id = 3") == [("processed", None)]
 
 
 def test_a_password_change_revokes_the_reply_tokens(pbm_env: PbmEnv) -> None:

@@ -48,13 +48,13 @@ def test_the_yearly_allowance_and_coming_back_early(tmp_path):
     started(post)
     vacation = f"vacation bob {PASSWORDS['bob']}"
     [error] = post.send(f"{vacation} 31", sender="bob@example.org")
-    assert "bob has 30.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "bob has 30 of this year's 30 days left" in " ".join(text(error).split())
     post.send(f"{vacation} 20", sender="bob@example.org")
     post.tick(4)
     [back] = post.send(f"{vacation} off", sender="bob@example.org")  # 4 days taken, 16 given back
     assert "vacation is over" in text(back) and "(move by 2024-03-07" in text(back)
     [error] = post.send(f"{vacation} 27", sender="bob@example.org")
-    assert "26.0 of this year's 30 days left" in " ".join(text(error).split())
+    assert "26 of this year's 30 days left" in " ".join(text(error).split())
     [error] = post.send(f"{vacation} off", sender="bob@example.org")
     assert "bob is not on vacation" in text(error)
     [error] = post.send(f"{vacation} soon", sender="bob@example.org")
@@ -83,3 +83,20 @@ def test_vacation_through_pbm_deliver(pbm_env):
     pbm_env.mail(f"vacation alice {PASSWORDS['alice']} 2")
     [answer] = pbm_env.replies()
     assert "alice is on vacation until" in text(answer) and PASSWORDS["alice"] not in text(answer)
+
+
+def test_a_vacation_stops_a_clock_with_a_bank(tmp_path):
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    post.send("xiangqi challenge --clock=3+1 alice bob")
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")                          # alice to move, 4 days on her clock
+    post.tick(1)
+    post.send(f"vacation alice {PASSWORDS['alice']} 10")
+    assert not lost_on_time(post.tick(5))                   # past the 3 days she had left
+    [status] = post.send("xiangqi status 101", sender="bob@example.org")
+    assert "alice has 3 days left (stopped: on vacation)." in text(status)
+    post.send(f"vacation alice {PASSWORDS['alice']} off")
+    [status] = post.send("xiangqi status 101", sender="bob@example.org")
+    assert "alice has 3 days left." in text(status)         # running again, from there
+    assert lost_on_time(post.tick(3.01))

@@ -17,8 +17,8 @@ from pbm import catalogue, i18n
 from pbm.commands import notify, wording
 from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
 from pbm.commands.parse import Request
-from pbm.i18n import N_, _
-from pbm.model import accounts, games
+from pbm.i18n import N_, _, ngettext
+from pbm.model import accounts, games, guard, tournaments
 from pbm.outbox import compose
 
 
@@ -94,7 +94,7 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
     user_id = prove(ctx, user_word, lambda user: accounts.use_reset_code(
         ctx.db, ctx.config.secret, user.id, code, ctx.now),
         N_("That is not the code mailed for {user}, or it has expired (a code works once, for an "
-           "hour). Ask for a new one with: password reset {user}"))
+           "hour). Ask for a new one with: password reset {user}"), guard.reset_subjects)
     _set_password(ctx, user_id, new, still=" " + _("The code still works."))
 
 
@@ -131,7 +131,8 @@ def set_preferences(ctx: Context, req: Request) -> None:
                        _("The preferences of {user} are now:").format(user=user_id), "",
                        *(f"    {name}={value}" for name, value in now.items()), "",
                        *_("board: own draws each board from your side, red from the first player's,\n"
-                          "off leaves it out; notation: the move list in coordinates, WXF or both,\n"
+                          "off leaves it out, svg draws it from your side in SVG (not for Gmail\n"
+                          "or Outlook); notation: the move list in coordinates, WXF or both,\n"
                           "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
                           "of your mails; board_faces: Janggi's pieces in the drawn board.").split("\n")])
 
@@ -170,6 +171,14 @@ def signoff(ctx: Context, req: Request) -> None:
         names = ", ".join(f"{b.title} Board {b.number}" for b in running)
         raise CommandError(_("{user} still plays in {boards}. Finish or resign those games first (GAME "
                              "resign BOARD USERID PASSWORD), then sign off.").format(user=user_id, boards=names))
+    entered = tournaments.entered(ctx.db, user_id)
+    if entered:
+        names = ", ".join(f"{catalogue.title(t.variant)} {t.name}" for t in entered)
+        raise CommandError(ngettext(
+            "{user} is entered in the tournament {names}. Leave it first (GAME tournament leave NAME "
+            "USERID PASSWORD), then sign off.",
+            "{user} is entered in the tournaments {names}. Leave them first (GAME tournament leave "
+            "NAME USERID PASSWORD), then sign off.", len(entered)).format(user=user_id, names=names))
     accounts.close(ctx.db, user_id, ctx.now)
     ctx.answer(_("{server}: {user} signed off").format(server=ctx.config.server.name, user=user_id),
                "account.j2", lines=_(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pbm.commands import notify, turns
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
-from pbm.i18n import _
+from pbm.i18n import _, ngettext
 from pbm.model import accounts, games, vacations
 from pbm.model.db import timestamp
 from pbm.outbox import compose
@@ -42,9 +42,12 @@ def vacation(ctx: Context, req: Request) -> None:
         vacations.end(ctx.db, current, ctx.now)
     left = allowance - vacations.days_taken(ctx.db, user, ctx.now)
     if not MIN_DAYS <= days <= left:
-        raise CommandError(_("A vacation is {min} day at the least, and {user} has {left} of this "
-                             "year's {allowance} days left.").format(
-            min=f"{MIN_DAYS:g}", user=user, left=f"{max(left, 0):.1f}", allowance=f"{allowance:g}"))
+        raise CommandError(ngettext(
+            "A vacation is {min} day at the least, and {user} has {left} of this year's {allowance} "
+            "day left.", "A vacation is {min} day at the least, and {user} has {left} of this year's "
+            "{allowance} days left.", allowance).format(
+            min=compose.number(MIN_DAYS), user=user, left=compose.number(max(left, 0)),
+            allowance=compose.number(allowance)))
     away = vacations.start(ctx.db, user, ctx.now, days)
     until = timestamp(away.ends_at)[:16]
     stopped = []
@@ -58,8 +61,8 @@ def vacation(ctx: Context, req: Request) -> None:
             "they come back.").format(user=user, time=until))
     ctx.answer(_("{server}: vacation").format(server=ctx.config.server.name), "account.j2", lines=[
         _("{user} is on vacation until {time} UTC.").format(user=user, time=until),
-        _("Of this year's {allowance} vacation days, {left} are left after it.").format(
-            allowance=f"{allowance:g}", left=f"{left - days:.1f}"),
+        _("Vacation days left this year after it: {left} of {allowance}.").format(
+            allowance=compose.number(allowance), left=compose.number(left - days)),
         _("Clocks stopped now: {boards}.").format(boards=", ".join(stopped)) if stopped
         else _("Your clock stops whenever it becomes your turn until then."),
         _("To come back early, send: {command}").format(command=f"vacation {user} PASSWORD off")])

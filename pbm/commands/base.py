@@ -48,6 +48,9 @@ class Context:
     comment: str = ""                   # the body text shown to the others under "alice writes:"
     board: Board | None = None          # the game the current command is about, once known
     actor: str | None = None            # the user the current command acts for, once proven
+    challenges: int = 0                 # challenges this mail made or tried past the limit
+    from_own: bool | None = None        # whether the sender is an address of the user a password
+                                        # was given for (None: no password checked)
 
     def answer(self, subject: str, template: str, /, **values: object) -> None:
         """Mail a rendered template back to the sender."""
@@ -116,15 +119,16 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
                     "forgotten it, send: password reset {user}"))
 
 
-def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
+def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str,
+          subjects: Callable[[str, str], list[str]] = guard.subjects) -> str:
     """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
-    right; else CommandError(`wrong`, translated, with {user} filled in), every failure counted by the guessing
-    limit (pbm.model.guard), which refuses unanswered while it holds -- but never to the user's own
-    address."""
+    right; else CommandError(`wrong`, translated, with {user} filled in), every failure counted by the
+    guessing limit (pbm.model.guard, against `subjects(user, sender)`), which refuses unanswered while
+    it holds -- from every sender, the user's own addresses too (a From is forged at no cost)."""
     sender = ctx.incoming.sender if ctx.incoming else ""
-    user, own = accounts.claimed(ctx.db, user_word, sender)
-    counted = guard.subjects(user.id if user else "", sender)[0 if user else 1:]
-    if not own and guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+    user, ctx.from_own = accounts.claimed(ctx.db, user_word, ctx.incoming.standing if ctx.incoming else "")
+    counted = subjects(user.id if user else "", sender)
+    if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
         ctx.failures += counted
         raise Unanswered("too many wrong passwords")
     if user is None:
@@ -140,11 +144,12 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
             user=user.id))
     if not right(user):
         ctx.failures += counted
-        until = None if own else guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
-        later = " " + _("There have been too many wrong passwords for {user} or from your "
-                        "address: commands with a password from it are refused, unanswered, "
-                        "until {time} UTC (always accepted from {user}'s registered "
-                        "addresses).").format(user=user.id, time=f"{until:%Y-%m-%d %H:%M}") if until else ""
+        until = guard.locked_until(ctx.db, ctx.config, counted, ctx.now, failing=True)
+        later = " " + _("There have been too many wrong passwords for {user} or from your address: "
+                        "commands with a password are refused, unanswered, until {time} UTC, from "
+                        "every address. {user} can still answer a game mail (its reply address needs "
+                        "no password) or send: password reset {user}").format(
+            user=user.id, time=f"{until:%Y-%m-%d %H:%M}") if until else ""
         raise CommandError(_(wrong).format(user=user.id) + later)
     if ctx.request:
         ctx.request.trusted = True

@@ -20,7 +20,7 @@ from datetime import datetime
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import notify, parse, play, registry, setups
+from pbm.commands import conditional, notify, parse, play, registry, setups, submit
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
@@ -50,6 +50,8 @@ def token_usage(ctx: Context) -> list[str]:
     lines = ["MOVE[#N]            " + _("(in {forms}, for example {example} or {numbered})").format(
                  forms=forms, example=example, numbered=f"{example}#{board.ply + 1}"),
              "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
+             "conditional         " + _("(your branches on the lines below it)"),
+             "submit MOVE | confirm",
              "resign | propose | accept | reject | undo" + (" | pass" if game.variant.passing else "")]
     if game.variant.arrangements:
         lines.append("setup ARRANGEMENT   " + _("(before your first move)"))
@@ -70,7 +72,8 @@ def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> H
     if incoming.sender:                  # else nobody to answer, and nobody to act for
         with i18n.speaking(lambda: sender_language(db, incoming)):
             _dispatch(ctx, incoming)
-    return Handled(ctx.out, ctx.redact(incoming.subject, registry.VOCABULARY),
+    return Handled(ctx.out if incoming.vouched else _once(ctx.out, incoming),
+                   ctx.redact(incoming.subject, registry.VOCABULARY),
                    ctx.redact(incoming.body, registry.VOCABULARY))
 
 
@@ -84,7 +87,23 @@ def sender_language(db: Database, incoming: Incoming) -> tuple[str, str]:
     return i18n.from_header(incoming.language) or "en", "both"
 
 
+def _once(out: list[Outgoing], incoming: Incoming) -> list[Outgoing]:
+    """A From nobody vouched for is answered at most once, without a reply token (it may be
+    forged: the answer would be backscatter, the token a gift); mail to the players' registered
+    addresses goes as usual."""
+    answers = [mail for mail in out if mail.in_reply_to == incoming.message_id and mail.to == incoming.sender]
+    kept = [mail for mail in out if mail not in answers]
+    return [replace(mail, reply_to=None) for mail in answers[:1]] + kept
+
+
 def _dispatch(ctx: Context, incoming: Incoming) -> None:
+    if incoming.token is not None and not incoming.vouched:
+        _refuse(ctx, parse.split("reply"), CommandError(
+            f"A reply to a game mail is taken only when the mail server vouches for its sender, "
+            f"and it did not vouch for {incoming.sender} (no DMARC pass). Send the command with "
+            f"your password in the subject instead, for example: xiangqi move 101 USERID PASSWORD "
+            f"h2e2"), what="reply")
+        return
     if incoming.token is not None:
         _token_reply(ctx)
         return
@@ -138,7 +157,7 @@ def _run(ctx: Context, line: str, comment: str) -> None:
 
 def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None]) -> CommandError | None:
     """Run `work` in a savepoint; a CommandError undoes its changes and its mails, and is returned."""
-    ctx.request, ctx.comment, ctx.board, ctx.actor = req, comment, None, None
+    ctx.request, ctx.comment, ctx.board, ctx.actor, ctx.from_own = req, comment, None, None, None
     mark, published = len(ctx.out), set(ctx.published)
     ctx.db.execute("SAVEPOINT pbm_command")
     try:
@@ -190,7 +209,7 @@ _OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ ([a-z][a-z0-9_]*|over: .*?
 
 
 TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",
-                         "accept", "reject", "undo", "pass"})
+                         "accept", "reject", "undo", "pass", "conditional", "submit", "confirm"})
 
 
 _OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
@@ -208,14 +227,51 @@ def _answers_a_note(incoming: Incoming) -> bool:
 def _holds_a_move(board: Board, words: list[str]) -> bool:
     """Whether any word reads as a move of the game (then the line is a move gone wrong, never
     chat: "apple7 h10g8" must not reach the opponent)."""
-    game = board.replay()
+    return _any_move(board.replay(), words)
+
+
+def _any_move(game: rules.Game, words: list[str]) -> bool:
     for word in words:
         try:
-            game.check_notation(word)
+            game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
             return True
         except rules.RulesError:
             continue
     return False
+
+
+def _reads_as_a_move(game: rules.Game, words: list[str]) -> bool:
+    """Whether a line of a reply is a move by itself: one word the game reads as a move or an
+    in-game word alone, or `move MOVE` / `queue MOVE`."""
+    if len(words) == 1:
+        return words[0].lower() in TOKEN_VERBS or _any_move(game, words)
+    return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _any_move(game, words[1:])
+
+
+SHOWN_LINES = 3         # of a reply in which nothing reads as a move, quoted back in the error
+CHECKED_WORDS = 12      # words of those lines checked against the player's password, at most
+
+
+def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines: list[str]) -> CommandError:
+    """The error for a reply to a turn mail in which no line reads as a move: the lines it read,
+    and what would be right.  The token proved who wrote it, so each word long enough to be a
+    password is checked against the player's password and only a match is masked -- when the
+    reply came from the player's own address, where the error goes back to.  From any other
+    sender (a forwarded mail's token, a forged From) that would tell a stranger which word is the
+    password, so every such word is masked unchecked, as is any beyond the first CHECKED_WORDS."""
+    shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
+    account = accounts.get(ctx.db, user)        # None: the token's user is gone
+    own = account is not None and accounts.owns_address(ctx.db, user, ctx.incoming.sender)
+    candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))
+    req.secrets.update(w for i, w in enumerate(candidates)
+                       if not own or i >= CHECKED_WORDS or accounts.verify_password(w, account.password))
+    req.trusted = True
+    example = notify.example_move(board, board.replay(), user)
+    return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
+                        + "\n".join(f"    {req.mask(text)}" for text in shown)
+                        + f"\nWrite your move alone on a line (for example {example}), or one of "
+                          f"resign, propose, accept, reject, undo; a greeting or a comment may stand "
+                          f"before or after it.")
 
 
 def _token_reply(ctx: Context) -> None:
@@ -247,7 +303,13 @@ def _token_reply(ctx: Context) -> None:
     found = tokens.check(ctx.config.secret, incoming.token, lambda user: accounts.token_epoch(ctx.db, user))
 
     def work() -> None:
+        nonlocal line, words
         if found is None or found[0] not in catalogue.served():
+            counted = guard.token_subjects(incoming.sender)
+            if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+                ctx.failures += counted
+                raise Unanswered("too many wrong reply addresses")
+            ctx.failures += counted
             named = tokens.claimed(incoming.token)
             if named and named[0] in catalogue.served() and games.load(ctx.db, named[0], named[1]):
                 req.game = named[0]
@@ -275,19 +337,39 @@ def _token_reply(ctx: Context) -> None:
         if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
             play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
             return
+        if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
+            # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
+            # first line that reads as one, the other lines are the comment
+            game = board.replay()
+            at = next((i for i, text in enumerate(lines) if _reads_as_a_move(game, text.split())), None)
+            if at is None:
+                raise _nothing_to_play(ctx, req, board, user, lines or [line])
+            line, words = lines[at].strip(), lines[at].split()
+            ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
+            req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
+            req.distrust(words)                                             # whole: it is a move
+            verb = words[0].lower()
         if verb in ("move", "board", "mvoe") and len(words) == 2:
             play.act(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
             play.enqueue(ctx, board, user, words[1])
         elif verb == "setup" and len(words) >= 2:
             setups.arrange(ctx, board, user, " ".join(words[1:]))
+        elif verb == "conditional" and len(words) <= 2:
+            conditional.arrange(ctx, board, user, " ".join(words[1:]) or comment)
+        elif verb == "submit" and len(words) == 2:
+            submit.propose(ctx, board, user, words[1])
+        elif verb == "confirm" and len(words) == 1:
+            submit.carry_out(ctx, board, user)
         elif len(words) == 1:
             play.act(ctx, board, user, words[0])
         else:
             raise CommandError(_("Write only the move on the first line of your reply (one word, such "
                                  "as h2e2); that line has {n} words.").format(n=len(words)))
 
+    trusted = req.trusted
     error = _attempt(ctx, req, comment, work)
-    if error:
+    if error and not isinstance(error, Unanswered):
         _refuse(ctx, req, error, usage=token_usage(ctx), what="reply")
+    req.trusted = trusted   # kept as distrusted as it came: the error may quote more, to its writer
     ctx.heard(req)

@@ -26,7 +26,8 @@ def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation
     Chinese: then `notation` names that style); "" before the first move."""
     key = (upto, notation, len(board.moves), sides)
     if key not in board.rendered:
-        header = (f"     {board.player1} ({sides[0]})", f"{board.player2} ({sides[1]})")
+        # each name over its column's moves: after a cell's number ("  1. ")
+        header = (f"     {board.player1} ({sides[0]})", f"     {board.player2} ({sides[1]})")
         moves = board.moves if upto is None else board.moves[:upto]
         board.rendered[key] = "\n".join(_lines(board.id, header, notation, moves, names)) if moves else ""
     return board.rendered[key]

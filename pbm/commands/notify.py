@@ -12,15 +12,17 @@ from typing import NamedTuple
 
 import rules
 from rules import notation, notation_styles
-from pbm import catalogue, i18n
-from pbm.commands import movelist, wording
+from pbm import catalogue, i18n, pictures
+from pbm.commands import clocks, movelist, notices, wording
 from pbm.commands.base import Context
 from pbm.i18n import _
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
-from pbm.model.readers import Company, gather
+from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
+from rules.board_ascii import hand_lines
+from rules.board_svg import last_move_squares
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -125,7 +127,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         moves = movelist.text(board, sides, upto, style, names)
     else:
         moves = movelist.text(board, sides, upto, "both" if style not in movelist.STYLES else style)
-    turned = prefs["board"] == "own" and viewer in board.players and board.turn_of(viewer) == "b"
+    turned = prefs["board"] in ("own", "svg") and viewer in board.players and board.turn_of(viewer) == "b"
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
@@ -138,10 +140,28 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
                           if upto is not None else ""),
         "moves": moves,
         "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
-        "svg": shown.board_svg(turned) if drawn else "",
+        "switches": shown.variant.switches(),
+        "hands": hand_lines(shown.position),
+        "drawn": (shown, turned, prefs["board"], prefs["board_faces"]) if drawn else None,
         "fen": fen,
         "analysis": link,
     }
+
+
+def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, bytes], ...]]:
+    """The HTML part of a board mail made of `summary`'s values, and the picture it shows inline:
+    the board as a PNG every mail client shows (one per view, shared by every reader of an event
+    through the pictures' cache), or as inline SVG for a reader who chose board=svg.  None for a
+    reader who wants no board."""
+    if values["drawn"] is None:
+        return "", ()
+    shown, turned, style, faces = values["drawn"]
+    if style == "svg":
+        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
+    picture = pictures.board_png(shown, turned=turned, faces=faces)
+    content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
+    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
+    return html, ((content_id, "image/png", picture.data),)
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
@@ -167,67 +187,100 @@ def speaking_to(ctx: Context, user: str) -> AbstractContextManager[None]:
 
 
 def away_lines(ctx: Context, board: Board) -> list[str]:
-    """Which players of a running game are on vacation, and until when."""
+    """Which players of a running game are on vacation, and until when; and, in a game with a
+    clock, the time each player has left (pbm.commands.clocks)."""
     if board.status != games.ACTIVE:
         return []
     away = on_vacation(ctx, board)
-    return [vacations.line(away[user]) for user in board.players if user in away]
+    return [vacations.line(away[user]) for user in board.players if user in away] + clocks.lines(ctx, board)
 
 
 def on_vacation(ctx: Context, board: Board) -> dict[str, vacations.Vacation]:
     """The board's players on vacation (the clock stands for them, every mail says so)."""
-    return company(ctx, board).away
+    return audience(ctx, board).away
 
 
-def company(ctx: Context, board: Board) -> Company:
+def audience(ctx: Context, board: Board) -> Audience:
     """The board's players and observers: read once per command, when first needed."""
-    if "company" not in board.rendered:
-        board.rendered["company"] = gather(ctx.db, board)
-    return board.rendered["company"]
+    if "audience" not in board.rendered:
+        board.rendered["audience"] = gather(ctx.db, board)
+    return board.rendered["audience"]
 
 
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
                 headline: list[str], notes: dict[str, list[str]] | None = None,
-                new: bool = False, recipients: list[str] | None = None) -> None:
+                new: bool = False, recipients: list[str] | None = None,
+                own: list[str] | None = None) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
-    else concerned: by default both players and the observers."""
+    else concerned: by default both players and the observers.  `own`: the headline of the
+    sender's own mail, where it says to them what they did ("You asked to ...")."""
     text = ctx.publish(ctx.comment) if actor else ""
     if text:
         games.add_event(ctx.db, board, "comment", actor, text, ctx.now)     # for the PGN record
     root = thread(ctx, board)
     ended = board.status in (games.FINISHED, games.CANCELLED)
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
-    notes = notes or {}
-    known = company(ctx, board)
+    if ended:
+        notices.send(ctx, board, subject(board), root, attachments)
+    notes = {user: list(lines) for user, lines in (notes or {}).items()}
+    known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:
         recipients = [*board.players, *known.observers]
     answered = actor is not None and ctx.incoming is not None
+    if answered and actor in board.players and not (
+            ctx.from_own if ctx.from_own is not None and actor == ctx.actor
+            else accounts.owns_address(ctx.db, actor, ctx.incoming.standing)):
+        _from_elsewhere(ctx, board, actor, mail, new)
+        answered = False
+        recipients = [actor, *recipients]
     everyone = [actor, *recipients] if answered else recipients
     strangers = [user for user in dict.fromkeys(everyone) if user not in known.readers]
     readers = {**known.readers, **(accounts.readers(ctx.db, strangers) if strangers else {})}
     if answered:
         who = readers[actor]
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
-            body, html = _body(ctx, board, game, mail, actor, who, None)
+            body, (html, related) = _body(ctx, board, game, mail._replace(headline=own or headline),
+                                          actor, who, None)
             ctx.out.append(compose.answer(
-                ctx.incoming, subject(board, new=new), body, html=html, root=root,
+                ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
                 reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
                 kind=_kind(board, actor), attachments=attachments))
+    views: dict[tuple, tuple[str, tuple[str, tuple]]] = {}
     for user in dict.fromkeys(recipients):
-        if user == actor and ctx.incoming is not None:
+        if user == actor and answered:
             continue
         who = readers[user]
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
-            body, html = _body(ctx, board, game, mail, user, who, attached)
+            if user in board.players:
+                body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
+            else:
+                body, (html, related) = _observer_body(ctx, board, game, mail, user, who, attached, views)
             subject_line = subject(board, new=new, comment=bool(attached))
         ctx.out.append(compose.notify(
-            who.address, subject_line, body, html=html, root=root,
+            who.address, subject_line, body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
             kind=_kind(board, user), attachments=attachments))
+
+
+def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, new: bool) -> None:
+    """A player's command sent from an address that is not theirs (a password works from
+    anywhere, and a From is forged at no cost): the game mail, with its reply token, goes to the
+    player's registered address, saying where the command came from; the sender gets a short
+    confirmation without a token."""
+    sender = ctx.incoming.sender
+    how = "which is not one of your registered addresses" if ctx.incoming.vouched else \
+        "which its mail server did not vouch for (no DMARC pass)"
+    mail.notes.setdefault(actor, []).append(
+        f"This was sent from {sender}, {how}. If it was not you, change your password now "
+        f"(change password {actor} OLD NEW).")
+    ctx.out.append(compose.answer(ctx.incoming, subject(board, new=new), compose.render("note.j2", lines=[
+        f"Done for {actor} on {board.title} Board {board.number}. The game mail went to {actor}'s "
+        f"registered address, as {sender} is not one of them or was not vouched for."]),
+        root=thread(ctx, board), kind="note"))
 
 
 class _BoardMail(NamedTuple):
@@ -258,6 +311,20 @@ def answer(ctx: Context, board: Board, line: str) -> Outgoing:
                           reply_to=reply_address(ctx, board, ctx.actor) if proven else None, kind="note")
 
 
+def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoing:
+    """A game shown on request (show, status; `values`: the board template's), in the game's
+    thread.  Sent to a registered address of one of its players, it carries that player's reply
+    address (the mail goes to their own mailbox, so the token is safe there): answering it answers
+    the game, as a board mail's answer does."""
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
+    player = user if user in board.players else None
+    html, related = html_part(ctx, values)
+    return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
+                          related=related, root=thread(ctx, board),
+                          reply_to=reply_address(ctx, board, player) if player else None,
+                          kind=_kind(board, player) if player else "")
+
+
 def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -> list[str]:
     """Send `author`'s message to `users`; returns those who have an address."""
     sent = []
@@ -277,14 +344,34 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
 
 
 def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
-          who: accounts.Reader, attached: dict | None) -> tuple[str, str]:
+          who: accounts.Reader, attached: dict | None) -> tuple[str, tuple[str, tuple]]:
     """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=footer(board, game, user, user in mail.observers))
-    html = compose.render_html("board.html.j2", **values) if values["svg"] else ""
-    return compose.render("board.j2", **values), html
+    return compose.render("board.j2", **values), html_part(ctx, values)
+
+
+# Stands for an observer's user id in the one mail rendered for every observer who sees the same
+# view; a character no user id, move or template holds.
+_OBSERVER = "\ufffcobserver\ufffc"
+
+
+def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+                   who: accounts.Reader, attached: dict | None,
+                   views: dict[tuple, tuple[str, tuple[str, tuple]]]) -> tuple[str, tuple[str, tuple]]:
+    """An observer's board mail: rendered once per view of the event (preferences, notes, comment)
+    and shared by every observer who sees it, with only their user id put in: a game watched by a
+    hundred costs a hundred copies, not a hundred renderings."""
+    notes = tuple(mail.notes.get(user, ()))
+    key = (tuple(sorted(who.preferences.items())), notes, attached is None)
+    if key not in views:
+        views[key] = _body(ctx, board, game, mail._replace(notes={_OBSERVER: list(notes)},
+                                                           observers=[_OBSERVER]),
+                           _OBSERVER, who, attached)
+    body, (html, related) = views[key]
+    return body.replace(_OBSERVER, user), (html.replace(_OBSERVER, user), related)
 
 
 def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
@@ -302,6 +389,9 @@ def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
         except rules.RulesError:
             probe = None
     moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
+    king = probe.position.kings[probe.position.side] if probe else -1
+    # a king's step is a poor example (and a move that looks like one, of a novice's king, worse)
+    moves = [m for m in moves if last_move_squares(probe.variant, m)[0] != king] or moves
     if not moves:
         return ["MOVE"]
     move = moves[len(moves) // 2]

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, setups, turns, wording
+from pbm.commands import conditional, flood, notify, setups, turns, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -49,7 +49,7 @@ def challenge(ctx: Context, req: Request) -> None:
     if first == second:
         raise CommandError(_("A player cannot challenge themselves: name two different users."))
     challenger = next((u for u in (first, second)
-                       if accounts.owns_address(ctx.db, u, ctx.incoming.sender)), None)
+                       if accounts.owns_address(ctx.db, u, ctx.incoming.standing)), None)
     if challenger is None:
         raise CommandError(_("A challenge is accepted only from a mail address registered to {first} or "
                              "{second}, and {address} is not. Send it from such an address, or add this "
@@ -61,6 +61,7 @@ def challenge(ctx: Context, req: Request) -> None:
         raise CommandError(_("This server needs the challenger's password in a challenge: {command} (the "
                              "password of {user}, who is writing).").format(
             command=f"{variant} challenge {first} {second} PASSWORD", user=challenger))
+    flood.check(ctx, variant, challenger, second if challenger == first else first)
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
     board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
@@ -74,6 +75,7 @@ def challenge(ctx: Context, req: Request) -> None:
         "challenge lapses.").format(challenger=challenger, title=wording.name(title), opponent=opponent,
                                     time=lapses))]
     announce(ctx, board, game, challenger, headline, chosen)
+    flood.started(ctx)
 
 
 def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, bool, str | None]:
@@ -210,7 +212,9 @@ def _propose(ctx: Context, board: Board, user: str) -> None:
     opponent = board.opponent(user)
     _offer_made(ctx, board, user, lazy(lambda: _(
         "{user} proposes a draw. {opponent} may accept or reject it; a move rejects it too.").format(
-        user=user, opponent=opponent)))
+        user=user, opponent=opponent)), lazy(lambda: _(
+        "You proposed a draw; {opponent} may accept or reject it (a move rejects it too).").format(
+        opponent=opponent)))
 
 
 def _undo(ctx: Context, board: Board, user: str) -> None:
@@ -223,7 +227,9 @@ def _undo(ctx: Context, board: Board, user: str) -> None:
     opponent = board.opponent(user)
     _offer_made(ctx, board, user, lazy(lambda: _(
         "{user} asks to take back {moves}. {opponent} may accept or reject it.").format(
-        user=user, moves=taken, opponent=opponent)))
+        user=user, moves=taken, opponent=opponent)), lazy(lambda: _(
+        "You asked to take back {moves}; {opponent} may accept or reject it.").format(
+        moves=taken, opponent=opponent)))
 
 
 def _may_offer(board: Board, user: str, kind: str) -> None:
@@ -251,10 +257,11 @@ def _undo_plies(board: Board, user: str) -> int:
     return 0
 
 
-def _offer_made(ctx: Context, board: Board, user: str, line: object) -> None:
+def _offer_made(ctx: Context, board: Board, user: str, line: object, own: object) -> None:
+    """Tell everyone of the offer (`line`), and its maker what they asked (`own`)."""
     games.add_event(ctx.db, board, f"{board.offer}-offer", user, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line])
+    notify.board_mails(ctx, board, board.replay(), actor=user, headline=[line], own=[own])
 
 
 def _accept(ctx: Context, board: Board, user: str) -> None:
@@ -267,13 +274,14 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     asker = board.offer_by
     games.take_back(ctx.db, board, plies)
     games.clear_premoves(ctx.db, board)
+    notes = conditional.drop(ctx, board, f"{taken} was taken back")
     board.offer = board.offer_by = None
     game = board.replay()
     board.to_move = board.player_of(game.turn)
     turns.schedule(ctx, board)
     games.add_event(ctx.db, board, "undo", user, taken, ctx.now)
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, game, actor=user, headline=[lazy(lambda: _(
+    notify.board_mails(ctx, board, game, actor=user, notes=notes, headline=[lazy(lambda: _(
         "{user} agreed to take back {moves} at {asker}'s request. Queued moves were cleared.").format(
         user=user, moves=taken, asker=asker))])
 

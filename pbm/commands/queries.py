@@ -1,4 +1,5 @@
-"""Commands that only look: list, all show, show, status, games, history, standings, preview.
+"""Commands that only look: list, all show, show, status, games, history, standings, preview,
+replay.
 
 None needs a password.  Lists are capped (the newest first for finished games), so that a server
 with 100,000 finished games answers as fast as one with a hundred.
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, wording
+from pbm.commands import conditional, notify, wording
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -93,12 +94,13 @@ def _show_users(ctx: Context, variant: str | None, users: list[str], which: str)
 def _show(ctx: Context, board: Board, ply: int | None) -> None:
     game = board.replay()
     if ply is not None and ply > board.ply:
-        raise CommandError(_("{title} Board {number} has {n} moves so far, so there is no position "
-                             "after move {ply}.").format(title=board.title, number=board.number,
-                                                         n=board.ply, ply=ply))
+        raise CommandError(ngettext(
+            "{title} Board {number} has {n} move so far, so there is no position after move {ply}.",
+            "{title} Board {number} has {n} moves so far, so there is no position after move {ply}.",
+            board.ply).format(title=board.title, number=board.number, n=board.ply, ply=ply))
     values = notify.for_sender(ctx, board, game, upto=ply)
-    ctx.answer(notify.subject(board), "board.j2", **values, headline=[], notes=[], comment=None,
-               footer=[])
+    values.update(headline=[], notes=[], comment=None, footer=[])
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def status(ctx: Context, req: Request) -> None:
@@ -114,6 +116,7 @@ def status(ctx: Context, req: Request) -> None:
     if board.deadline and board.status == games.ACTIVE:
         headline.append(_("{user} must move by {time} UTC or lose on time.").format(
             user=board.to_move, time=board.deadline[:16]))
+    headline += conditional.shown_to_owner(ctx, board, game)
     watchers = games.observers(ctx.db, board)
     if watchers:
         headline.append(_("Observed by {users}.").format(users=", ".join(watchers)))
@@ -123,8 +126,9 @@ def status(ctx: Context, req: Request) -> None:
             user=mailboxes[address], address=address, reason=reason))
     record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    ctx.answer(notify.subject(board), "board.j2", **{**values, "board": "", "moves": ""},
-               headline=headline, notes=[], comment=None, footer=[], record=record)
+    values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
+                  record=record)
+    ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 
 def player(ctx: Context, req: Request) -> None:
@@ -186,7 +190,8 @@ def _line(board: Board) -> str:
         state = _("move {n}, {user} to move").format(n=board.ply + 1, user=board.to_move)
     else:
         state = f"{describe_end(board)} ({(board.finished_at or '')[:10]})"
-    return f"{board.number:>5}  {players:<35} {state}"
+    line = f"{board.number:>5}  {players:<24} {state}"
+    return line if len(line) <= compose.LINE else f"{board.number:>5}  {players}\n{'':7}{state}"
 
 
 def standings(ctx: Context, req: Request) -> None:
@@ -199,15 +204,39 @@ def standings(ctx: Context, req: Request) -> None:
 def preview(ctx: Context, req: Request) -> None:
     number, _ply = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
-    game = board.replay()
+    game, played, outcome = tried(board, board.replay(), req.args[1:], _("preview"))
+    answer_tried(ctx, board, game, _("Preview only, nothing was saved: after {moves} {outcome}.").format(
+        moves=" ".join(played), outcome=outcome))
+
+
+def replay(ctx: Context, req: Request) -> None:
+    """`GAME replay BOARD MOVENO [MOVES...]`: the board after move MOVENO, with MOVES tried on it."""
+    number, _ = board_number(req.args[0])
+    board = find_board(ctx, req.game, number)
+    if not req.args[1].isdigit() or int(req.args[1]) > board.ply:
+        raise CommandError(_("MOVENO is a number of moves from 0 to {n} (the moves played on {title} "
+                             "Board {number} so far); {given} is not one.").format(
+            n=board.ply, title=board.title, number=board.number, given=req.args[1]))
+    upto = int(req.args[1])
+    game, played, outcome = tried(board, board.replay().at(upto), req.args[2:], _("replay"))
+    answer_tried(ctx, board, game, (
+        _("Replay only, nothing was saved. The position after move {upto} of {n}, then {moves} tried "
+          "on it: {outcome}.") if played else
+        _("Replay only, nothing was saved. The position after move {upto} of {n}: {outcome}.")).format(
+        upto=upto, n=board.ply, moves=" ".join(played), outcome=outcome))
+
+
+def tried(board: Board, game: rules.Game, moves: list[str], what: str) -> tuple[rules.Game, list[str], str]:
+    """`moves` played on `game` (a copy): (it, the moves as played, what the position would be);
+    CommandError naming the first move that cannot be played."""
     played = []
-    for i, text in enumerate(req.args[1:], start=1):
+    for i, text in enumerate(moves, start=1):
         try:
             game.play(text)
         except rules.RulesError as e:
-            raise CommandError((_("Move {i} of the preview (after {moves}): {why}") if played else
-                                _("Move {i} of the preview: {why}")).format(
-                i=i, moves=" ".join(played), why=wording.refusal(e))) from None
+            raise CommandError((_("Move {i} of the {what} (after {moves}): {why}") if played else
+                                _("Move {i} of the {what}: {why}")).format(
+                i=i, what=what, moves=" ".join(played), why=wording.refusal(e))) from None
         played.append(notify.played(game.moves[-1], game.notation[-1]))
     if game.result != "*":
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
@@ -218,9 +247,14 @@ def preview(ctx: Context, req: Request) -> None:
         mover = board.player_of(game.turn)
         outcome = (_("it would be {user}'s turn, and {user} would be in check") if game.in_check()
                    else _("it would be {user}'s turn")).format(user=mover)
+    return game, played, outcome
+
+
+def answer_tried(ctx: Context, board: Board, game: rules.Game, line: str, footer: list[str] = (),
+                 reply_to: str | None = None) -> None:
+    """The board of `game` (a copy with moves tried on it), headed by `line`, to the sender."""
     values = notify.for_sender(ctx, board, game)
-    values["status"] = [_("Preview only, nothing was saved: after {moves} {outcome}.").format(
-        moves=" ".join(played), outcome=outcome)]
-    values["moves"] = ""
-    ctx.answer(f"{notify.subject(board)} preview", "board.j2", **values, headline=[], notes=[],
-               comment=None, footer=[])
+    values.update(status=[], moves="", headline=[line], notes=[], comment=None, footer=list(footer))
+    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} preview",
+                                  compose.render("board.j2", **values), root=notify.thread(ctx, board),
+                                  reply_to=reply_to, kind="note"))

@@ -5,7 +5,22 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import account, admin, away, play, queries, seeking, setups, turns, wording
+from pbm.commands import (
+    account,
+    admin,
+    away,
+    conditional,
+    notices,
+    pending,
+    play,
+    queries,
+    seeking,
+    setups,
+    submit,
+    tournament,
+    turns,
+    wording,
+)
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 from pbm.i18n import N_, _, ngettext
@@ -41,8 +56,12 @@ def game_help(ctx: Context, req: Request) -> None:
 def _game_help(ctx: Context, variant: str) -> None:
     template = catalogue.GAMES[variant].help_template
     start = rules.Game.new(variant)
+    v = start.variant
+    # this game's commands only: no setup without arrangements to choose, no pass where none is
+    commands = [(c.usage_line(variant), c.summary if v.passing else c.summary.replace("pass, ", ""))
+                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)]
     ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
-               commands=[(c.usage_line(variant), c.summary) for c in COMMANDS if c.game],
+               commands=commands, notation=v.notation,
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
                game_params=dict(start.variant.parameters),
                start_board=wording.board(start, False, variant, i18n.language() == "en"),
@@ -79,12 +98,13 @@ COMMANDS: list[Command] = [
     Command("password set", "USERID CODE NEWPASSWORD", N_("set a new password with the code "
             "\"password reset\" mailed you"), account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
-    Command("set", "USERID PASSWORD NAME=VALUE...", N_("preferences: board=own|red|off, "
+    Command("set", "USERID PASSWORD NAME=VALUE...", N_("preferences: board=own|red|off|svg, "
             "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul"),
             account.set_preferences, game=False, min_args=3, max_args=2 + 4, passwords=(1,),
             details=N_("board=own (the default) draws every board from your own side, Black's "
                     "turned; board=red always from the first player's side; board=off leaves the "
-                    "board out of game mails. notation=both (the default) lists moves in "
+                    "board out of game mails; board=svg draws it from your side in SVG, for a mail "
+                    "client that shows SVG (not Gmail or Outlook). notation=both (the default) lists moves in "
                     "coordinates and, where the game has it, WXF; coordinates or wxf only one; "
                     "chinese, chinese-traditional (Xiangqi) or korean (Janggi) names the moves "
                     "so in the games that have that notation (the others as both). lang=en "
@@ -178,6 +198,45 @@ COMMANDS: list[Command] = [
     Command("unsubscribe", "BOARD USERID PASSWORD", N_("stop observing a game"), play.unsubscribe,
             game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("help", "", N_("the rules of the game and these commands"), game_help, game=True),
+    Command("conditional", "BOARD USERID PASSWORD [clear]", "moves played for you if your opponent "
+            "plays what you foresaw", conditional.conditional, game=True,
+            min_args=3, max_args=4, passwords=(2,),
+            details="Each line of the body is a branch: your opponent's move, your reply, then maybe "
+                    "their next move and your reply to it (h10g8 h1g3 i10h10 i1h1), in any notation "
+                    "the game reads. Every line is checked at once; one that cannot be played refuses "
+                    "the whole tree. When your opponent moves, the branch that begins with that move "
+                    "is played for you at once (Auto), and the rest of it kept; every other branch "
+                    "is dropped. Only you see your tree (in status). It wins over your queue. A new "
+                    "tree replaces the old; clear drops it. Or reply to a game mail with conditional "
+                    "on the first line and the branches below."),
+    Command("submit", "BOARD USERID PASSWORD MOVE", "see your move on the board before you "
+            "play it (then confirm)", submit.submit, game=True, min_args=4, max_args=4, passwords=(2,),
+            details="Nothing is played: the answer, headed Preview, shows the board after the move. "
+                    "Play it with confirm, which is refused if the position has changed since."),
+    Command("confirm", "BOARD USERID PASSWORD", "play the move you submitted", submit.confirm,
+            game=True, min_args=3, max_args=3, passwords=(2,)),
+    Command("notify", "USERID PASSWORD [BOARD...|off]", "a notice when these games end (no BOARD: "
+            "every game of yours)", notices.notify, game=True, min_args=2, max_args=2 + 20,
+            passwords=(1,),
+            details="With BOARDs: one short mail, with the result and the PGN record, when each of "
+                    "those running games ends (anyone's game). Without a BOARD: such a notice at the "
+                    "end of every game of yours of this kind, now and later. off drops them all."),
+    Command("replay", "BOARD MOVENO [MOVE...]", "the board after move MOVENO, with moves tried on "
+            "it; nothing is saved", queries.replay, game=True, min_args=2, max_args=40),
+    Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
+            "ACTION: create, join, leave, start, show, withdraw, cancel", tournament.tournament,
+            game=True, min_args=2, max_args=5, params=True, passwords=(3,),
+            details="create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
+                    "[--double] [--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a "
+                    "Swiss, --double for a double round robin). join NAME USERID PASSWORD enters "
+                    "it, leave takes the entry back (after the start: you forfeit the rest). start "
+                    "NAME USERID PASSWORD (the director) pairs round 1 and starts its games; each "
+                    "next round starts by itself when the last game of a round ends. show NAME: "
+                    "standings, crosstable and the round's boards. The director may also withdraw "
+                    "NAME USERID PASSWORD PLAYER, and cancel NAME USERID PASSWORD. A name is 2 to 24 "
+                    "letters, digits and hyphens."),
+    Command("tournaments", "", "the tournaments of this game", tournament.list_tournaments,
+            game=True),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),
@@ -185,6 +244,14 @@ COMMANDS: list[Command] = [
             admin.forfeit, game=True, min_args=4, max_args=None, passwords=(2,)),
     Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", N_("admin: end a game without result"),
             admin.cancel, game=True, min_args=3, max_args=None, passwords=(2,)),
+    Command("accept", "USERID PASSWORD", "take up every challenge of this game waiting for you",
+            pending.accept, game=True, min_args=2, max_args=2, passwords=(1,)),
+    Command("reject", "USERID PASSWORD", "decline every challenge of this game waiting for you",
+            pending.reject, game=True, min_args=2, max_args=2, passwords=(1,)),
+    Command("limit", "USERID PASSWORD N|off", "play at most N running games of this game at once",
+            pending.limit, game=True, min_args=3, max_args=3, passwords=(1,),
+            details="A challenge that would give you (or the challenger) more running games of this "
+                    "game than your limit is refused. off removes the limit."),
 ]
 
 GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliases)}

@@ -14,7 +14,7 @@ from pbm import catalogue
 from pbm.commands import notify, play, turns, wording
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
-from pbm.i18n import _, lazy
+from pbm.i18n import _, lazy, ngettext
 from pbm.model import accounts, games, seeks
 from pbm.outbox import compose
 
@@ -84,14 +84,15 @@ def expire(ctx: Context, limit: int) -> None:
     for lapsed in seeks.lapse(ctx.db, ctx.now, limit):
         address = accounts.mail_address(ctx.db, lapsed.user_id)
         if address:
-            title = catalogue.title(lapsed.variant)
+            title, days = catalogue.title(lapsed.variant), ctx.config.server.seek_days
             with notify.speaking_to(ctx, lapsed.user_id):
                 ctx.out.append(compose.notify(
                     address, _("{title} seek {n} expired").format(title=title, n=lapsed.id),
-                    compose.render("note.j2", lines=[_(
+                    compose.render("note.j2", lines=[ngettext(
+                        "Nobody took your {title} seek {n} ({terms}) in {days} day, so it is withdrawn. "
+                        "Post a new one to try again.",
                         "Nobody took your {title} seek {n} ({terms}) in {days} days, so it is withdrawn. "
-                        "Post a new one to try again.").format(title=title, n=lapsed.id,
-                                                               terms=seeks.terms(lapsed),
-                                                               days=f"{ctx.config.server.seek_days:g}")])))
+                        "Post a new one to try again.", days).format(
+                        title=title, n=lapsed.id, terms=seeks.terms(lapsed), days=compose.number(days))])))
 
 

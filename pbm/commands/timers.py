@@ -7,16 +7,18 @@ and expires_at.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
+from pbm import clock
 from pbm.commands import away as vacation
-from pbm.commands import notify, seeking, turns
+from pbm.commands import clocks, notify, seeking, turns
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
+from pbm.outbox import compose
 from pbm.outbox.queue import queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
@@ -31,7 +33,7 @@ def run_due(db: Database, config: Config) -> int:
 def queue_due(db: Database, config: Config) -> int:
     """The timers and the purge of old message bodies (retention), inside the caller's transaction
     (`pbm serve` has its writer run this); returns the mails queued."""
-    now = datetime.now(timezone.utc)
+    now = clock.now()
     received.purge(db, config, now)
     return len(queue(db, config, mails(db, config, now), now))
 
@@ -62,38 +64,39 @@ def run(ctx: Context) -> None:
 
 
 def _time_out(ctx: Context, board: games.Board) -> None:
+    """The player to move has run out of time: they lose -- unless their opponent could not win
+    any more (no piece that can reach the king, as the dead-position rule says): then a draw."""
     loser = board.to_move
-    days = board.options["timeout"]
-    turns.finish(ctx, board, board.opponent(loser), f"{loser} did not move within {days:g} days")
+    opponent = board.opponent(loser)
+    game = board.replay()
     games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
+    timeout = board.options.get("timeout")
+    if game.could_win(board.turn_of(opponent)):
+        turns.finish(ctx, board, opponent, f"{loser} did not move within {clocks.days(timeout)}"
+                     if timeout else f"{loser} ran out of time")
+        headline = lazy(lambda: _("{user} has lost on time: the limit is {rule}.").format(
+            user=loser, rule=clocks.rule(board)))
+    else:
+        turns.finish(ctx, board, None, f"{loser} ran out of time, and {opponent} could not win")
+        headline = lazy(lambda: _("{user} has run out of time, but {opponent} has no piece left that "
+                                  "could win, so the game is drawn.").format(user=loser, opponent=opponent))
     games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(lambda: _(
-        "{user} has lost on time: the limit is {days} days per move.").format(user=loser, days=f"{days:g}"))])
+    notify.board_mails(ctx, board, game, actor=None, headline=[headline])
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:
     challenged, days = board.challenged, ctx.config.server.challenge_days
     turns.end_without_result(ctx, board, games.CANCELLED,
-                             f"{challenged} did not take up the challenge within {days:g} days")
+                             f"{challenged} did not take up the challenge within {compose.quantity(days, 'day')}")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     challenger = board.challenger
-    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(lambda: _(
+    notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(lambda: ngettext(
+        "{challenger}'s challenge has lapsed: {user} did not make a first move within {days} day. "
+        "The game is cancelled and does not count.",
         "{challenger}'s challenge has lapsed: {user} did not make a first move within {days} days. "
-        "The game is cancelled and does not count.").format(challenger=challenger, user=challenged,
-                                                            days=f"{days:g}"))])
-
-
-def _time_left(left: timedelta) -> str:
-    """`2 days 3 hours`, `5 hours`, `40 minutes`."""
-    days, hours, minutes = left.days, left.seconds // 3600, left.seconds // 60 % 60
-    parts = [ngettext("{n} day", "{n} days", days).format(n=days)] if days else []
-    if hours or (days and not parts):
-        parts.append(ngettext("{n} hour", "{n} hours", hours).format(n=hours))
-    if not days and not hours:
-        minutes = max(minutes, 1)
-        parts.append(ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
-    return " ".join(parts)
+        "The game is cancelled and does not count.", days).format(
+        challenger=challenger, user=challenged, days=compose.number(days)))])
 
 
 def _remind(ctx: Context, board: games.Board) -> None:
@@ -107,6 +110,6 @@ def _remind(ctx: Context, board: games.Board) -> None:
         if left is None:
             return said
         return said + " " + _("You have {left} left: if you do not move by {time} UTC, you lose on "
-                              "time.").format(left=_time_left(left), time=deadline)
+                              "time.").format(left=clocks.span(left), time=deadline)
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(line)],
                        recipients=[board.to_move])

@@ -15,33 +15,49 @@ Decisions (the spec is silent):
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import rules
 from pbm import i18n
-from pbm.commands import notify, wording
+from pbm.commands import clocks, conditional, notify, wording
 from pbm.commands.base import CommandError, Context
 from pbm.i18n import N_, _, ngettext
-from pbm.model import games, ratings
+from pbm.model import conditionals, games, ratings
 from pbm.model.db import parse_timestamp, timestamp
 from pbm.model.games import Board
+from pbm.outbox import compose
+from rules.board_svg import last_move_squares
 
 OPTIONS = {
     "timeout": N_("days for each move; who takes longer loses (default: none)"),
     "reminder": N_("days until the player to move is reminded (default 7; 0: never)"),
+    "clock": N_("days in all, and more after each move (10+1)"),
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
+# What must follow the end of any game, called once it has its status and result (before it is
+# saved): the tournament rounds register here (pbm.commands.rounds, loaded with this package), as
+# this module cannot import what imports it.
+ENDED: list[Callable[[Context, Board], None]] = []
 
 
-def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]:
-    """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}, or CommandError."""
-    options = {}
+def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float | str]:
+    """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}; --clock=10+1 -> {"clock":
+    "10+1"} (pbm.commands.clocks); or CommandError."""
+    options: dict[str, float | str] = {}
+    if "clock" in given and len(given) > 1:
+        raise CommandError("--clock goes alone: it replaces --timeout, and has its own reminder "
+                           "(when a quarter of the bank or two days are left).")
     for name, value in given.items():
         if name not in OPTIONS:
-            known = ", ".join(f"--{n}=DAYS ({_(text)})" for n, text in OPTIONS.items())
+            known = ", ".join(f"--{n}={'DAYS' if n != 'clock' else 'BANK+INCREMENT'} ({_(text)})"
+                              for n, text in OPTIONS.items())
             raise CommandError(_("--{name} is not a game option. The options are: {known}.").format(
                 name=name, known=known))
+        if name == "clock":
+            options[name] = clocks.parse(value, MAX_DAYS)
+            continue
         try:
             days = float(value)
         except ValueError:
@@ -51,9 +67,12 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float]
                                  "(or 0.5 for twelve hours), at most {max}.").format(
                 name=name, value=value, max=f"{MAX_DAYS:g}"))
         if name == "timeout" and days < min_timeout:
-            raise CommandError(_("--timeout={value} is shorter than this server allows: a move may be "
-                                 "given at least {min} days (--timeout={min}).").format(
-                value=value, min=f"{min_timeout:g}"))
+            raise CommandError(ngettext(
+                "--timeout={value} is shorter than this server allows: a move may be given at least "
+                "{min} day (--timeout={min}).",
+                "--timeout={value} is shorter than this server allows: a move may be given at least "
+                "{min} days (--timeout={min}).", min_timeout).format(
+                value=value, min=compose.number(min_timeout)))
         options[name] = days
     return options
 
@@ -67,7 +86,9 @@ def schedule(ctx: Context, board: Board) -> None:
         return
     timeout = board.options.get("timeout")
     clock_runs = board.accepted or board.to_move == board.challenger
-    _wind(ctx, board, timedelta(days=timeout) if timeout and clock_runs else None)
+    limit = clocks.turn_time(ctx, board) if "clock" in board.options else \
+        timedelta(days=timeout) if timeout else None
+    _wind(ctx, board, limit if clock_runs else None)
     if board.to_move in notify.on_vacation(ctx, board):
         pause(ctx, board)
 
@@ -90,6 +111,10 @@ def resume(ctx: Context, board: Board) -> None:
 
 def _wind(ctx: Context, board: Board, left: timedelta | None) -> None:
     """Deadline after `left` (None: no time limit), and the reminder due before it."""
+    if "clock" in board.options:
+        board.deadline = timestamp(ctx.now + left) if left is not None else None
+        board.remind_at = clocks.remind_at(ctx, board, left)
+        return
     timeout = board.options.get("timeout")
     reminder = board.options.get("reminder", DEFAULT_REMINDER_DAYS)
     if timeout and reminder:
@@ -126,10 +151,12 @@ def finish(ctx: Context, board: Board, winner: str | None, reason: str) -> None:
     board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
+    conditionals.clear(ctx.db, board)
     if board.rated and board.accepted:
         score = 1.0 if winner == board.player1 else 0.0 if winner == board.player2 else 0.5
         ratings.record(ctx.db, board.variant, board.player1, board.player2, score, board.id,
                        board.finished_at)
+    _ended(ctx, board)
 
 
 def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> None:
@@ -139,16 +166,27 @@ def end_without_result(ctx: Context, board: Board, status: str, reason: str) -> 
     board.to_move = board.offer = board.offer_by = board.expires_at = None
     schedule(ctx, board)
     games.clear_premoves(ctx.db, board)
+    conditionals.clear(ctx.db, board)
+    _ended(ctx, board)
+
+
+def _ended(ctx: Context, board: Board) -> None:
+    for hook in ENDED:
+        hook(ctx, board)
 
 
 def record_move(ctx: Context, board: Board, game: rules.Game, mover: str, auto: bool,
-                headline: list[str]) -> None:
-    """Store the move just played on `game`; a pending offer the move answers lapses."""
+                headline: list[str], *, foreseen: bool = False) -> None:
+    """Store the move just played on `game`; a pending offer the move answers lapses.  `auto`: from
+    the queue, or (`foreseen`) from the mover's conditional moves -- which the opponent must not
+    learn of, so that one reads only (Auto)."""
     move, notation = game.moves[-1], game.notation[-1]
+    clocks.charge(ctx, board, mover, auto)
     games.add_move(ctx.db, board, move, notation, auto, ctx.now)
     consent(ctx, board, mover)
-    names = notify.last_move_names(game)
-    headline.append(i18n.lazy(lambda: _headline(mover, move, notify.played(move, notation, names), auto)))
+    names, how = notify.last_move_names(game), _how(game, move)
+    headline.append(i18n.lazy(lambda: _headline(mover, how, notify.played(move, notation, names),
+                                                auto, foreseen)))
     if board.offer == "undo" or (board.offer == "draw" and board.offer_by != mover):
         offer, by = board.offer, board.offer_by
         headline.append(i18n.lazy(lambda: (
@@ -167,13 +205,69 @@ def _dropped(queued: str, error: rules.RulesError, dropped: int) -> str:
     return note
 
 
-def _headline(mover: str, move: str, named: str, auto: bool) -> str:
-    """`alice played h3e3 (C2=5).`, in the reader's language and notation."""
+def _play_foreseen(ctx: Context, board: Board, game: rules.Game, move: str, waiting: list[str],
+                   notes: dict[str, list[str]]) -> bool:
+    """Play the conditional move of the player to move on `game`; the queue gives way to it (kept
+    when its first move is this one).  False, and the player told, if it is not legal now."""
+    owner = board.to_move
+    try:
+        game.play(move)
+    except rules.RulesError as e:
+        conditionals.clear(ctx.db, board, owner)
+        notes.setdefault(owner, []).append(i18n.lazy(lambda e=e: _(
+            "Your conditional move {move} was not played: {why}. Your conditional moves were "
+            "dropped.").format(move=move, why=wording.refusal(e))))
+        return False
+    if waiting and _reads_as(game, waiting[0], move):
+        games.pop_premove(ctx.db, board, owner)
+    elif waiting:
+        games.clear_premoves(ctx.db, board, owner)
+        queued = waiting[0]
+        notes.setdefault(owner, []).append(i18n.lazy(lambda: _(
+            "Your conditional move {move} was played instead of your queued {queued}, so your queue "
+            "was cleared.").format(move=move, queued=queued)))
+    return True
+
+
+def _reads_as(game: rules.Game, text: str, move: str) -> bool:
+    """Whether `text` (a queued move, in any notation) is `move`, the move just played on `game`."""
+    game.undo()
+    try:
+        same = game.play(text) == move
+        game.undo()
+    except rules.RulesError:
+        same = False
+    game.play(move)
+    return same
+
+
+
+def _how(game: rules.Game, move: str) -> tuple[str, str]:
+    """What the last move of `game` did: ("passed"|"castled"|"promoted"|"played", the piece it
+    promoted to) -- taken now, since the headline is written later, after the moves that follow."""
     if move == rules.PASS:
-        said = _("{user} passed from the queue (Auto).") if auto else _("{user} passed.")
-    else:
-        said = _("{user} played {move} from the queue (Auto).") if auto else _("{user} played {move}.")
-    return said.format(user=mover, move=named)
+        return "passed", ""
+    squares = last_move_squares(game.variant, move)
+    piece = game.tables.piece_type(game.position.board[squares[-1]])
+    width = game.variant.width
+    if piece.royal and len(squares) == 2 and squares[0] // width == squares[1] // width \
+            and abs(squares[1] - squares[0]) > 1:          # the king two or three files: castling
+        return "castled", ""
+    if move.endswith("+"):                  # Gi-Qi-Game's promotion (e6e7= declines it)
+        return "promoted", piece.name
+    return "played", ""
+
+
+def _headline(mover: str, how: tuple[str, str], named: str, auto: bool, foreseen: bool) -> str:
+    """`alice played h3e3 (C2=5).`, `bob castled (e1c1).`, in the reader's language and notation;
+    a move from the queue says so, one from the conditional moves only (Auto)."""
+    kind, piece = how
+    did = {"passed": _("passed"), "castled": _("castled ({move})"),
+           "promoted": _("played {move}, promoted to {piece}"), "played": _("played {move}")}[kind]
+    did = did.format(move=named, piece=wording.name(piece))
+    said = (_("{user} {did} (Auto).") if foreseen else _("{user} {did} from the queue (Auto).") if auto
+            else _("{user} {did}."))
+    return said.format(user=mover, did=did)
 
 
 def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
@@ -182,7 +276,14 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
     become due, set the timers, and save."""
     while game.result == "*":
         board.to_move = board.player_of(game.turn)
-        queued = games.pop_premove(ctx.db, board, board.to_move)
+        ply, tree, waiting = conditionals.plans(ctx.db, board, board.to_move)
+        foreseen = conditional.reply(ctx, board, game, board.to_move, ply, tree, notes) if tree else None
+        if foreseen is not None:
+            if not _play_foreseen(ctx, board, game, foreseen, waiting, notes):
+                break
+            record_move(ctx, board, game, board.to_move, True, headline, foreseen=True)
+            continue
+        queued = games.pop_premove(ctx.db, board, board.to_move) if waiting else None
         if queued is None:
             break
         try:

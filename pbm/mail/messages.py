@@ -20,6 +20,13 @@ class Incoming:
     token: str | None = None  # reply token from a "pbm+TOKEN@host" recipient, if any
     references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
     language: str = ""       # its Content-Language (of the message or its text), as sent
+    vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
+
+    @property
+    def standing(self) -> str:
+        """The sender, as far as its address may grant anything (a registered address's standing,
+        a reply token): "" when the From was not vouched for."""
+        return self.sender if self.vouched else ""
 
 
 @dataclass
@@ -37,3 +44,5 @@ class Outgoing:
     kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it
     html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
     attachments: tuple[tuple[str, str], ...] = ()   # (file name, text): e.g. the game's PGN
+    # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
+    related: tuple[tuple[str, str, bytes], ...] = ()

@@ -57,7 +57,14 @@ def header_block(raw: bytes, limit: int = 65536) -> bytes:
 
 def dedup_key(msg: Message, raw: bytes) -> str:
     """The Message-ID, else a hash of the bytes: a message delivered twice gets the same key."""
-    return message_id_header(msg) or "sha256:" + hashlib.sha256(raw).hexdigest()
+    return message_id_header(msg) or "sha256:" + _digest(raw)
+
+
+def _digest(raw: bytes) -> str:
+    """The hash of a message whatever its line ends and final line breaks: a pipe hands it over with
+    LF, LMTP and SMTP with CRLF (`pbm deliver` passing it to a running server, then delivering it
+    in-process when the MTA tries again, must see the same message)."""
+    return hashlib.sha256(raw.replace(b"\r\n", b"\n").rstrip(b"\n")).hexdigest()
 
 
 def message_id_header(msg: Message) -> str | None:
@@ -171,7 +178,7 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
     token = next((t for t in (reply_token(a, own_address) for a in recipients) if t), None)
     references = _MSGID.findall(header_text(msg, "References") + " " + header_text(msg, "In-Reply-To"))
     return Incoming(
-        message_id=message_id_header(msg) or f"<{hashlib.sha256(raw).hexdigest()}@pbm>",
+        message_id=message_id_header(msg) or f"<{_digest(raw)}@pbm>",
         sender=sender,
         sender_name=sender_name,
         subject=" ".join(header_text(msg, "Subject").split()),
@@ -212,6 +219,24 @@ def redacted(headers: Sequence[str], subject: str, body: str) -> bytes:
               "Content-Transfer-Encoding: 8bit", "X-Pbm-Redacted: passwords masked", "", body]
     text = "\r\n".join(lines).replace("\r\n", "\n").replace("\n", "\r\n")
     return text.encode("utf-8", "surrogateescape")
+
+
+def unread(raw: bytes, vocabulary: frozenset[str], mask: str) -> bytes:
+    """What is kept of a message when it is recorded, before anything in it is read: `redacted`,
+    with every word of its subject and body but those of `vocabulary` replaced by `mask` -- any
+    other word may be a password.  For mail never answered (automatic, too large) and failed
+    mail this stays the record; a processed message's record is made again from what its commands
+    quoted."""
+    msg = parse(raw)
+    try:
+        subject, body = header_text(msg, "Subject"), body_text(msg)
+    except Exception:               # undecodable: nothing of it is kept but its headers
+        subject, body = "", ""
+
+    def masked(text: str) -> str:
+        return "\n".join(" ".join(word if word.lower() in vocabulary else mask for word in line.split())
+                         for line in text.splitlines())
+    return redacted(kept_headers(msg), masked(subject), masked(body))
 
 
 def author(msg: Message, mail_from: str | None = None) -> tuple[str, str]:

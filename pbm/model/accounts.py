@@ -42,6 +42,9 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     history standings chat subscribe unsubscribe challenge adjudicate forfeit cancel
     accept propose reject undo pass clear rated unrated off record player seek seeks accept-seek vacation
     reset set
+    conditional submit confirm notify replay
+    tournament tournaments
+    limit
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
@@ -243,7 +246,9 @@ def _code_mac(secret: bytes, user_id: str, code: str) -> str:
 
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
 PREFERENCES = {
-    "board": ("own", "red", "off"),     # own: from your side; red: the first player's side; off: none
+    # own: a picture from your side; red: from the first player's side; off: none; svg: from your
+    # side, drawn in SVG (for a client that shows it: not Gmail or Outlook)
+    "board": ("own", "red", "off", "svg"),
     "notation": ("both", "coordinates", "wxf",      # the move list: coordinates, WXF, or both;
                  "chinese", "chinese-traditional", "korean"),   # or a style of rules.notation_styles
     "lang": tuple(LANGUAGES),                       # the language of the mails (pbm.i18n)

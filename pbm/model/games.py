@@ -352,9 +352,11 @@ def count(db: Database, variant: str, status: str) -> int:
 
 
 def head_to_head(db: Database, variant: str, user: str) -> list[tuple[str, int, int, int]]:
-    """(opponent, won, drawn, lost) of `user`'s finished games of `variant`, by opponent."""
+    """(opponent, won, drawn, lost) of `user`'s finished games of `variant`, by opponent.  (A
+    comparison with a draw's NULL winner is NULL: IFNULL keeps a count of only draws at 0.)"""
     return db.execute(
-        "SELECT opponent, sum(winner = ?), sum(winner IS NULL), sum(winner = opponent) FROM ("
+        "SELECT opponent, sum(IFNULL(winner = ?, 0)), sum(winner IS NULL), sum(IFNULL(winner = opponent, 0)) "
+        "FROM ("
         "  SELECT player2 AS opponent, winner FROM games WHERE player1 = ? AND status = ? AND +variant = ?"
         "  UNION ALL"
         "  SELECT player1, winner FROM games WHERE player2 = ? AND status = ? AND +variant = ?"

@@ -5,9 +5,14 @@ Anyone can send mail with any From, so a password must not be guessable by mail.
 one sender address, further attempts are refused until the last failure is `password_window_minutes`
 old, a window that doubles with each failure beyond the limit.  The failure that reaches the limit is
 answered with when to try again; attempts while locked are recorded but not answered (no
-backscatter to a forged From) and the password is not even checked.  The limit never applies to a
-sender address registered to the user: a player can always use their own password from their own
-address, whoever is guessing it from elsewhere.
+backscatter to a forged From) and the password is not even checked.
+
+The limit has no exempt sender: a From address is forged at no cost, so a lock on a user id holds
+for the user's registered addresses too.  The player keeps two ways in that a guesser lacks: a reply
+to a game mail (its token proves the mailbox, and is no guess) and `password reset` (the code goes to
+the registered addresses; wrong codes are counted apart, under `reset:`, so that a guesser's lock on
+the password or the address does not also lock the code).  Wrong reply tokens count against the sender like wrong
+passwords (`token_subjects`).
 """
 from __future__ import annotations
 
@@ -22,8 +27,20 @@ MAX_DOUBLINGS = 10              # the window grows to at most 2**10 times its le
 
 
 def subjects(user_id: str, sender: str) -> list[str]:
-    """What failures are counted against: the user id and the sender address."""
-    return [f"user:{user_id}", f"sender:{sender.lower()}"]
+    """What failures are counted against: the user id (if registered) and the sender address."""
+    return [f"user:{user_id}"] * bool(user_id) + [f"sender:{sender.lower()}"]
+
+
+def reset_subjects(user_id: str, sender: str) -> list[str]:
+    """What wrong reset codes are counted against: the user id's codes alone, apart from its
+    passwords and from the sender (whose address a guesser may have locked: the code, mailed to
+    the registered addresses, is what proves the mailbox)."""
+    return [f"reset:{user_id}"] if user_id else [f"sender:{sender.lower()}"]
+
+
+def token_subjects(sender: str) -> list[str]:
+    """What wrong reply tokens are counted against: the sender (a token names no proven user)."""
+    return [f"sender:{sender.lower()}"]
 
 
 def record(db: Database, counted: Iterable[str], now: datetime) -> None:
@@ -37,9 +54,13 @@ def locked_until(db: Database, config: Config, counted: Iterable[str],
     as it will be once the failure being made now is recorded."""
     until = None
     limit, window = config.server.password_failures, config.server.password_window_minutes
+    counted = list(counted)
+    found = {subject: (count, last) for subject, count, last in db.execute(
+        f"SELECT subject, count(*), max(at) FROM password_failures WHERE subject IN "
+        f"({', '.join('?' * len(counted))}) AND at > ? GROUP BY subject",
+        [*counted, timestamp(now - MEMORY)])}
     for subject in counted:
-        count, last = db.execute("SELECT count(*), max(at) FROM password_failures WHERE subject = ? "
-                                 "AND at > ?", [subject, timestamp(now - MEMORY)]).fetchone()
+        count, last = found.get(subject, (0, None))
         if failing:
             count, last = count + 1, timestamp(now)
         if count < limit:

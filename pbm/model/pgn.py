@@ -10,6 +10,8 @@ import textwrap
 
 import rules
 from pbm import catalogue
+from pbm.model import banks
+from pbm.model.banks import DAY
 from pbm.model.games import Board
 
 LINE = 78                               # under the standard's 80, and a mail line's 78
@@ -25,7 +27,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
     tags = [("Event", f"{catalogue.title(board.variant)} Board {board.number}"), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
             ("White", board.player1), ("Black", board.player2), ("Result", board.result),
-            ("Variant", board.variant)]
+            ("Variant", board.variant), ("TimeControl", time_control(board.options))]
     if not standard:
         tags += [("SetUp", "1"), ("FEN", board.start_fen)]
     if board.params:
@@ -52,6 +54,18 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
     tokens.append(board.result)
     movetext = textwrap.fill(" ".join(tokens), LINE, break_long_words=False, break_on_hyphens=False)
     return f"{header}\n\n{movetext}\n"
+
+
+def time_control(options: dict) -> str:
+    """The time limit in PGN's TimeControl forms, in seconds, as correspondence servers write it:
+    `864000+86400` for a bank of 10 days and a day a move (--clock=10+1), `1/259200` for 3 days per
+    move (--timeout=3), `-` for none."""
+    clock = banks.terms(options)
+    if clock is not None:
+        return f"{round(clock[0] * DAY)}+{round(clock[1] * DAY)}"
+    if options.get("timeout"):
+        return f"1/{round(options['timeout'] * DAY)}"
+    return "-"
 
 
 def _ending(board: Board) -> str:

@@ -2,8 +2,8 @@
 each needs (accounts.Reader), and which players are on vacation.
 
 A move needs all of it -- the clock stands for a player on vacation, and every player and observer
-gets a mail -- and three queries per move were three of the 15 statements a move may cost (issue
-15).  It is read once per command, when first needed (see `pbm.commands.notify.company`).
+gets a mail -- and three queries per move were three of the 15 statements a move may cost.  It is
+read once per command, when first needed (see `pbm.commands.notify.audience`).
 """
 from __future__ import annotations
 
@@ -14,14 +14,16 @@ from pbm.model.db import Database, parse_timestamp
 from pbm.model.games import Board
 
 
-class Company(NamedTuple):
+class Audience(NamedTuple):
+    """Everyone a game's mail goes to."""
+
     readers: dict[str, accounts.Reader]     # the players, then the observers as they subscribed
     observers: list[str]
     away: dict[str, vacations.Vacation]     # the players on vacation
 
 
-def gather(db: Database, board: Board) -> Company:
-    """The company of `board`, read in one query."""
+def gather(db: Database, board: Board) -> Audience:
+    """The audience of `board`, read in one query."""
     readers: dict[str, accounts.Reader] = {}
     observers: list[str] = []
     away: dict[str, vacations.Vacation] = {}
@@ -41,4 +43,4 @@ def gather(db: Database, board: Board) -> Company:
         if vacation is not None:
             away[user] = vacations.Vacation(vacation, user, parse_timestamp(started),
                                             parse_timestamp(ends))
-    return Company(readers, list(dict.fromkeys(observers)), away)
+    return Audience(readers, list(dict.fromkeys(observers)), away)

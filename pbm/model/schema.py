@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pbm.commands.parse import MASK
+from pbm.mail import reading
 from pbm.model.db import Database
 
 # 1: mail intake and outbox (pbm.intake, pbm.outbox).
@@ -256,10 +258,108 @@ INSERT INTO outbox_bodies (id, raw) SELECT id, raw FROM outbox;
 ALTER TABLE outbox DROP COLUMN raw;
 """
 
+# 7: correspondence play: conditional moves (a tree of branches per player, each row one line from
+# the position at `ply`), clocks with a bank and an increment, a submitted move waiting for its
+# confirmation, and end-of-game notices.
+CORRESPONDENCE = """
+CREATE TABLE conditionals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    ply INTEGER NOT NULL,               -- moves played when the line's first (the opponent's) move is due
+    line TEXT NOT NULL,                 -- coordinate moves, blank-separated: opponent, reply, opponent...
+    PRIMARY KEY (game_id, user_id, line)
+) WITHOUT ROWID;
+
+CREATE TABLE clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    left1 REAL NOT NULL,                -- seconds on player1's clock when their turn began / they last moved
+    left2 REAL NOT NULL                 -- the same for player2
+);
+
+CREATE TABLE submitted (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    move TEXT NOT NULL,                 -- as the player wrote it
+    fen TEXT NOT NULL,                  -- the position it was submitted in: confirm plays it only there
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE end_notices (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    variant TEXT NOT NULL,
+    game_id INTEGER NOT NULL,           -- 0: every game the user plays in `variant`
+    PRIMARY KEY (variant, game_id, user_id)
+) WITHOUT ROWID;
+"""
+
+# 8: tournaments by mail (pbm.model.tournaments): the event, its entrants (their rating frozen at
+# the start, for seeding and pairing), and every pairing with the game it started and its result.
+TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    name TEXT NOT NULL,                 -- lower case: letters, digits, hyphens
+    director TEXT NOT NULL REFERENCES users(id),
+    system TEXT NOT NULL CHECK (system IN ('roundrobin', 'swiss', 'knockout')),
+    double INTEGER NOT NULL DEFAULT 0,  -- 1: a double round robin
+    rounds INTEGER,                     -- Swiss: as asked, then as the field allows; others: at start
+    params TEXT NOT NULL DEFAULT '{}',  -- JSON: the -params of every game
+    options TEXT NOT NULL DEFAULT '{}', -- JSON: the --options of every game (timeout, reminder)
+    rated INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    round INTEGER NOT NULL DEFAULT 0,   -- the round being played (0: not started)
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    UNIQUE (variant, name)
+);
+CREATE INDEX tournaments_listing ON tournaments (variant, status);
+
+CREATE TABLE tournament_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    number INTEGER NOT NULL,            -- order of entry: the round robin pairing number
+    rating REAL,                        -- the rating at the start (seeding, Swiss ranking)
+    joined_at TEXT NOT NULL,
+    withdrawn_at TEXT,                  -- left or withdrawn after the start: forfeits the rest
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_entrants_user ON tournament_entrants (user_id);
+
+CREATE TABLE tournament_games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,             -- the pairing's board number in its round
+    white TEXT NOT NULL REFERENCES users(id),   -- moves first
+    black TEXT REFERENCES users(id),    -- NULL: a bye
+    result TEXT,                        -- 1-0, 0-1, 1/2-1/2, +-, -+, --; NULL while played (and byes)
+    game_id INTEGER REFERENCES games(id)    -- NULL for a bye or a forfeit decided at pairing
+);
+CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
+CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
+"""
+def _redact_at_rest(db: Database) -> None:
+    """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored message is redacted when it is recorded (with every
+    word of its text masked but the command words), a failed one's bytes kept only sealed under
+    the server secret (pbm.model.sealed); the messages stored before are redacted here, all their
+    words masked -- failed ones too, since a migration has no secret to seal them with: run
+    `pbm inbound retry` on those before upgrading."""
+    db.execute("ALTER TABLE inbound ADD COLUMN sealed BLOB")   # a failed message's raw bytes, sealed
+    db.execute("CREATE TABLE running_limits (user_id TEXT NOT NULL REFERENCES users(id), variant TEXT "
+               "NOT NULL, most INTEGER NOT NULL, PRIMARY KEY (user_id, variant)) WITHOUT ROWID")
+    rows = db.execute("SELECT id, raw FROM inbound WHERE redacted = 0").fetchall()
+    db.conn.executemany("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
+                        [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
+
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
     ABUSE,
     PLAYERS,
     SPEED,
+    _redact_at_rest,
+    CORRESPONDENCE,
+    TOURNAMENTS,
 ]

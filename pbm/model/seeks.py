@@ -72,7 +72,7 @@ def lapse(db: Database, now: datetime, limit: int) -> list[Seek]:
 def terms(seek: Seek) -> str:
     """`-points --timeout=3 rated`: what the seek asks for, as a player would write it."""
     words = [f"-{k}" if v is True else f"-{k}={v}" for k, v in seek.params.items()]
-    words += [f"--{k}={v:g}" for k, v in seek.options.items()]
+    words += [f"--{k}={v:g}" if isinstance(v, float) else f"--{k}={v}" for k, v in seek.options.items()]
     return " ".join([*words, "rated" if seek.rated else "unrated"])
 
 

@@ -53,6 +53,7 @@ def environment() -> jinja2.Environment:
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
     env.filters["wordwrap"] = _wordwrap
     env.globals["language"] = i18n.language
+    env.filters.update(number=number, quantity=quantity)
     return env
 
 
@@ -63,6 +64,19 @@ def _wordwrap(env: jinja2.Environment, s: str, width: int = 79, break_long_words
     if i18n.width(s) == len(s):
         return do_wordwrap(env, s, width, break_long_words, wrapstring, break_on_hyphens)
     return (wrapstring or env.newline_sequence).join(i18n.wrap(s, width))
+
+
+LINE = 78                               # the longest line of a mail (RFC 5322's recommendation)
+
+
+def number(value: float) -> str:
+    """A count or an amount as English writes it: 20, 2.5, 0.5 (never 20.0; at most one decimal)."""
+    return f"{round(value, 1):g}"
+
+
+def quantity(value: float, noun: str) -> str:
+    """`value` `noun`s in English: "1 move", "20 days", "2.5 days", "0 games" (a plain -s plural)."""
+    return f"{number(value)} {noun}{'' if round(value, 1) == 1 else 's'}"
 
 
 def _is_html(name: str | None) -> bool:
@@ -88,21 +102,24 @@ def render(template: str, /, **values: object) -> str:
 
 def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
+           attachments: tuple[tuple[str, str], ...] = (),
+           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
     references = tuple(dict.fromkeys(r for r in (root, incoming.message_id) if r))
     return Outgoing(to=incoming.sender, subject=subject, body=body, in_reply_to=incoming.message_id,
                     references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind,
-                    html=html, attachments=attachments)
+                    html=html, attachments=attachments, related=related)
 
 
 def notify(to: str, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str], ...] = ()) -> Outgoing:
+           attachments: tuple[tuple[str, str], ...] = (),
+           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
     """A mail nobody asked for just now, e.g. to the opponent (Auto-Submitted: auto-generated)."""
     return Outgoing(to=to, subject=subject, body=body, in_reply_to=root,
                     references=(root,) if root else (), reply_to=reply_to,
-                    auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments)
+                    auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments,
+                    related=related)
 
 
 def thread_id(server_address: str, variant: str, board: int) -> str:

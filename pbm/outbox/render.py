@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 import secrets
 from datetime import datetime, timezone
@@ -47,7 +48,11 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     international = not out.to.isascii()    # RFC 6532: the header holds UTF-8, sent with SMTPUTF8
     part_headers, body = _text_part(out.body, "plain")
     if out.html:        # the same mail drawn: a client shows the last part it can (RFC 2046 5.1.4)
-        part_headers, body = _multipart("alternative", [(part_headers, body), _html_part(out.html)])
+        html = _html_part(out.html)
+        if out.related:     # the pictures the HTML shows by cid: beside it (RFC 2387)
+            html = _multipart("related", [html, *(_inline_part(*part) for part in out.related)],
+                              'type="text/html"')
+        part_headers, body = _multipart("alternative", [(part_headers, body), html])
     if out.attachments:
         part_headers, body = _multipart("mixed", [(part_headers, body), *(
             _text_part(text, "plain", filename) for filename, text in out.attachments)])
@@ -76,18 +81,34 @@ def _text_part(text: str, subtype: str, filename: str = "") -> tuple[list[str], 
 def _html_part(html: str) -> tuple[list[str], str]:
     """The HTML part, in base64: nobody reads it raw, and quoted-printable's pure-Python encoder
     took half a millisecond for a board with its characters (base64's is C)."""
-    data = binascii.b2a_base64(html.encode("utf-8"), newline=False).decode("ascii")
-    lines = "\n".join(data[i:i + 76] for i in range(0, len(data), 76))    # RFC 2045's line length
-    return ['Content-Type: text/html; charset="utf-8"', "Content-Transfer-Encoding: base64"], lines
+    return ['Content-Type: text/html; charset="utf-8"', "Content-Transfer-Encoding: base64"], \
+        _base64(html.encode("utf-8"))
 
 
-def _multipart(subtype: str, parts: list[tuple[list[str], str]]) -> tuple[list[str], str]:
+def _inline_part(content_id: str, mime_type: str, data: bytes) -> tuple[list[str], str]:
+    """A picture the HTML part shows as `cid:CONTENT_ID`, shown inline rather than attached."""
+    name = f"{content_id.partition('@')[0]}.{mime_type.rpartition('/')[2]}"
+    return [f'Content-Type: {mime_type}; name="{name}"', "Content-Transfer-Encoding: base64",
+            f"Content-ID: <{content_id}>", f'Content-Disposition: inline; filename="{name}"'], _base64(data)
+
+
+@functools.lru_cache(maxsize=32)
+def _base64(data: bytes) -> str:
+    """Cached: the picture and HTML of one view go to every reader who sees it."""
+    text = binascii.b2a_base64(data, newline=False).decode("ascii")
+    return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))    # RFC 2045's line length
+
+
+def _multipart(subtype: str, parts: list[tuple[list[str], str]], parameters: str = "") -> tuple[list[str], str]:
     boundary = f"=_pbm_{secrets.token_hex(12)}"     # never inside a 7-bit, QP or base64 part's lines
     # the line break before a boundary belongs to the boundary (RFC 2046 5.1.1): one more keeps
     # the part's own last line break
     body = "".join(f"--{boundary}\n" + "\n".join(headers) + "\n\n" + text.rstrip("\n") + "\n\n"
                    for headers, text in parts)
-    return [f'Content-Type: multipart/{subtype}; boundary="{boundary}"'], body + f"--{boundary}--\n"
+    header = [f'Content-Type: multipart/{subtype}; boundary="{boundary}"']
+    if parameters:      # on a line of its own (folded), within 78 columns
+        header = [header[0] + ";", f" {parameters}"]
+    return header, body + f"--{boundary}--\n"
 
 
 def _header_line(name: str, value: str) -> str:

@@ -12,40 +12,50 @@ Marks (docs/board-picture.md shows them):
 - a game played with a switch (Padwar qi -korean, Gi-Qi-Game -nodrops ...) is named with it in a
   caption at the bottom.
 
-Drawn at SCALE times the size and scaled down, which smooths every edge; then reduced to a palette of
-a few dozen colours, which keeps a PNG near 20 KB.
+A position costs little: the empty board of each game and side is drawn once (at SCALE times its
+size, scaled down) and kept, the pieces and marks are sprites drawn once (sprites.py), and the
+picture is the empty board with the sprites pasted, mapped onto one fixed palette per game (made
+once from the board and every sprite it can show) and saved as an 8-bit PNG near 12 KB.
 """
 from __future__ import annotations
 
 import functools
 import io
+import itertools
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
+from pbm.pictures import sprites
 from pbm.pictures.faces import face, font
+from pbm.pictures.sprites import (  # noqa: F401
+    BADGE,
+    BADGE_AT,
+    CHECK,
+    CHECK_INNER,
+    CHECK_OUTER,
+    MATE,
+    SCALE,
+    Sprite,
+)
 from pbm.pictures.view import View
 from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
 from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
 
-SCALE = 3
-CHECK = "#ff2a12"                       # the ring of a king in check (and mated), between
-CHECK_INNER, CHECK_OUTER = RADIUS + 2, RADIUS + 5   # these radii, a gap of wood inside it
-MATE = "#c8001e"                        # the badge of a mated king: its colour, radius, and
-BADGE, BADGE_AT = 9, 0.8                # its centre's offset right and up, in radii of a piece
+Image.preinit()     # Pillow's PNG writer loaded now, not at the first picture (see faces._FONT_DATA)
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
 HAND = 38                               # the height of a row of pieces in hand
 HAND_RADIUS = 14
 HAND_STEP = 34
 HAND_LEFT = MARGIN + 60                 # the centre of a row's first piece (its label before it)
 CAPTION = 24
-COLOURS = 128                           # of the palette: enough to keep every flat colour
+BLENDS = 4                              # palette colours between each two flat colours
+COMPRESSION = 6                         # zlib's level: 9 (or optimize) saves 7% for eight times the time
 
 
 def caption(v) -> str:
     """The game and its switches in force, e.g. "Padwar qi -korean"; empty without any."""
-    switches = [f"-{name}" for name, value in v.params if value is True]
-    return " ".join([v.title, *switches]) if switches else ""
+    return " ".join([v.title, *v.switches()]) if v.switches() else ""
 
 
 def size(v) -> tuple[int, int]:
@@ -76,44 +86,47 @@ def render(view: View) -> tuple[bytes, int, int]:
     """The PNG of `view`, and its width and height."""
     v = view.variant
     image = _background(v, view.turned).copy()
-    pen = ImageDraw.Draw(image)
     for sq in view.last:
-        x, y = _scaled(point(v, view.turned, sq))
-        half = (STEP / 2 - 1 + 1.5) * SCALE      # the SVG's stroke, centred on its square's edge
-        pen.rectangle((x - half, y - half, x + half, y + half), outline=board_svg.MARK, width=3 * SCALE)
+        sprites.last_move().paste(image, point(v, view.turned, sq))
     if view.king >= 0:
-        x, y = _scaled(point(v, view.turned, view.king))
-        _circle(pen, x, y, CHECK_OUTER * SCALE, fill=CHECK)
-        _circle(pen, x, y, CHECK_INNER * SCALE, fill=BOARD)
+        sprites.check_ring().paste(image, point(v, view.turned, view.king))
     for sq, code in enumerate(view.board):
         if code:
-            piece = view.tables.piece_type(code)
-            text, glyph = face(piece, code & 1, view.faces)
-            _paste(image, _piece(v, text, glyph, code & 1, piece.letter.startswith("+"), RADIUS),
-                   point(v, view.turned, sq))
+            _piece(v, view.tables.piece_type(code), code & 1, view.faces, RADIUS).paste(
+                image, point(v, view.turned, sq))
     if view.mated:
-        _badge(pen, *_scaled(point(v, view.turned, view.king)))
+        x, y = point(v, view.turned, view.king)
+        sprites.mate_badge().paste(image, (x + BADGE_AT * RADIUS, y - BADGE_AT * RADIUS))
     for row, side in enumerate(hand_sides(view.turned) if view.hands else ()):
-        _hand(image, pen, v, row, side, view.hands[side])
-    width, height = size(v)
-    small = image.reduce(SCALE).quantize(COLOURS, method=Image.Quantize.MEDIANCUT,
-                                         dither=Image.Dither.NONE)
+        _hand(image, v, row, side, view.hands[side])
     out = io.BytesIO()
-    small.save(out, "PNG", optimize=True)
-    return out.getvalue(), width, height
+    image.quantize(palette=_palette(v), dither=Image.Dither.NONE).save(out, "PNG", compress_level=COMPRESSION)
+    return out.getvalue(), image.width, image.height
 
 
-def _scaled(xy: tuple[float, float]) -> tuple[float, float]:
-    return xy[0] * SCALE, xy[1] * SCALE
+def _piece(v, piece, side: int, faces: str, radius: int) -> Sprite:
+    text, glyph = face(piece, side, faces)
+    return sprites.piece(v.colours[side], text, board_svg.font_size(text, glyph) * radius / RADIUS,
+                         piece.letter.startswith("+"), radius)
 
 
-def _circle(pen: ImageDraw.ImageDraw, x: float, y: float, r: float, **how) -> None:
-    pen.ellipse((x - r, y - r, x + r, y + r), **how)
+@functools.lru_cache(maxsize=16)
+def _palette(v) -> Image.Image:
+    """The palette every picture of game `v` is mapped onto, made without drawing anything: the
+    flat colours a picture uses, and BLENDS steps between each two of them (an edge smoothed by the
+    scaling down is a blend of the two colours it parts), 231 colours in all."""
+    flat = [ImageColor.getrgb(c) for c in dict.fromkeys(
+        (BOARD, LINE, PIECE, board_svg.MARK, CHECK, MATE, "#ffffff", STRONG, WEAK, *v.colours))]
+    colours = flat + [tuple(round(a + (b - a) * step / (BLENDS + 1)) for a, b in zip(one, other))
+                      for one, other in itertools.combinations(flat, 2) for step in range(1, BLENDS + 1)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours for channel in colour])
+    return palette
 
 
 @functools.lru_cache(maxsize=16)
 def _background(v, turned: bool) -> Image.Image:
-    """The picture at SCALE without pieces, marks or hands' pieces: the same for every position."""
+    """The picture without pieces, marks or hands' pieces: the same for every position."""
     width, height = size(v)
     image = Image.new("RGB", (width * SCALE, height * SCALE), BOARD)
     pen = ImageDraw.Draw(image)
@@ -140,7 +153,7 @@ def _background(v, turned: bool) -> Image.Image:
     if caption(v):
         pen.text(_scaled((width / 2, height - CAPTION / 2)), caption(v), font=font(13 * SCALE),
                  fill=LINE, anchor="mm")
-    return image
+    return image.reduce(SCALE)
 
 
 def _lines(pen: ImageDraw.ImageDraw, v, turned: bool, line: int) -> None:
@@ -186,50 +199,17 @@ def _squares(pen: ImageDraw.ImageDraw, v, turned: bool, line: int) -> None:
         pen.line((_scaled((MARGIN, y)), _scaled((MARGIN + v.width * STEP, y))), fill=LINE, width=line)
 
 
-@functools.lru_cache(maxsize=1024)
-def _piece(v, text: str, glyph: bool, side: int, promoted: bool, radius: int) -> Image.Image:
-    """A piece at SCALE, on a transparent square: its side's ring and its face; a promoted piece's
-    face is inverted (the disc in its side's colour, the letter in cream)."""
-    colour = v.colours[side]
-    r = radius * SCALE
-    c = r + 2 * SCALE                   # the centre, room left for the ring's outer half
-    image = Image.new("RGBA", (2 * c + 1, 2 * c + 1), (0, 0, 0, 0))
-    pen = ImageDraw.Draw(image)
-    _circle(pen, c, c, r + 1.25 * SCALE, fill=colour)
-    _circle(pen, c, c, r - 1.25 * SCALE, fill=colour if promoted else PIECE)
-    ink = PIECE if promoted else colour
-    _circle(pen, c, c, r - 2.2 * SCALE, outline=ink, width=max(1, round(0.8 * SCALE)))
-    points = board_svg.font_size(text, glyph) * radius / RADIUS
-    pen.text((c, c), text, font=font(round(points * SCALE)), fill=ink, anchor="mm")
-    return image
+def _scaled(xy: tuple[float, float]) -> tuple[float, float]:
+    return xy[0] * SCALE, xy[1] * SCALE
 
 
-def _paste(image: Image.Image, sprite: Image.Image, at: tuple[float, float]) -> None:
-    x, y = _scaled(at)
-    image.paste(sprite, (round(x - sprite.width // 2), round(y - sprite.height // 2)), sprite)
-
-
-def _badge(pen: ImageDraw.ImageDraw, x: float, y: float) -> None:
-    """A mated king's badge: a red disc with a white cross, over the king's upper right."""
-    bx, by, r = x + BADGE_AT * RADIUS * SCALE, y - BADGE_AT * RADIUS * SCALE, BADGE * SCALE
-    _circle(pen, bx, by, r, fill=MATE, outline="white", width=round(1.5 * SCALE))
-    arm = 0.45 * r
-    for dx in (arm, -arm):
-        pen.line(((bx - dx, by - arm), (bx + dx, by + arm)), fill="white", width=round(2.2 * SCALE))
-
-
-def _hand(image: Image.Image, pen: ImageDraw.ImageDraw, v, row: int, side: int,
-          counts: tuple[int, ...]) -> None:
+def _hand(image: Image.Image, v, row: int, side: int, counts: tuple[int, ...]) -> None:
     """One side's pieces in hand: a disc per kind held, a count badge where more than one."""
     held = [(piece, n) for piece, n in zip(v.pieces, counts) if n]
     if not held:
-        x, y = hand_point(v, row, 0)
-        pen.text(_scaled((x, y)), "none", font=font(12 * SCALE), fill=LINE, anchor="mm")
+        sprites.words("none", 12).paste(image, hand_point(v, row, 0))
     for index, (piece, n) in enumerate(held):
         x, y = hand_point(v, row, index)
-        text, glyph = face(piece, side)
-        _paste(image, _piece(v, text, glyph, side, False, HAND_RADIUS), (x, y))
+        _piece(v, piece, side, "hanja", HAND_RADIUS).paste(image, (x, y))
         if n > 1:
-            bx, by = _scaled((x + HAND_RADIUS * 0.8, y + HAND_RADIUS * 0.7))
-            _circle(pen, bx, by, 7 * SCALE, fill=LINE, outline=BOARD, width=SCALE)
-            pen.text((bx, by), str(n), font=font(10 * SCALE), fill="white", anchor="mm")
+            sprites.count(n).paste(image, (x + HAND_RADIUS * 0.8, y + HAND_RADIUS * 0.7))

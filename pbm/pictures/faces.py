@@ -8,6 +8,7 @@ must hold: the script builds the font from it and a test checks the font against
 from __future__ import annotations
 
 import functools
+import io
 import string
 from importlib import resources
 
@@ -38,8 +39,12 @@ def characters() -> str:
     return "".join(sorted(drawn))
 
 
+# Read once, when pbm starts: reinstalling pbm under a running server removes and rewrites the
+# package's files, and the server must go on drawing (as it keeps the mail templates in memory).
+_FONT_DATA = resources.files(__package__).joinpath("fonts", FONT).read_bytes()
+
+
 @functools.lru_cache(maxsize=None)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """The shipped font at `size` pixels."""
-    with resources.files(__package__).joinpath("fonts", FONT).open("rb") as f:
-        return ImageFont.truetype(f, size)
+    return ImageFont.truetype(io.BytesIO(_FONT_DATA), size)

@@ -8,7 +8,9 @@ meanwhile and a password check never holds up the writer; messages that arrive w
 is busy are committed together (group commit, see `intake.accept_many`).  The replies are sent by
 the outbox process (pbm.runners.outbox), whose few writes the intake thread makes for it.  A
 message gets 250 only after its commit; a transient failure gets 451 so the sender retries.
-SIGTERM and SIGINT stop taking new mail, let messages in progress finish, then exit.
+SIGTERM and SIGINT stop taking new mail, let messages in progress finish, then exit.  The
+database is checked at the start and every `[storage] check_minutes` (pbm.upkeep.health): a
+damaged file stops the intake (451) and is reported to the administrators.
 """
 from __future__ import annotations
 
@@ -18,23 +20,28 @@ import logging
 import os
 import queue
 import signal
+import sqlite3
 import threading
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import TypeVar
 
 import rules
 from pbm import intake
 from pbm.commands import timers
 from pbm.config import Config
-from pbm.intake import IntakeResult, TransientError
+from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception
+from pbm.mail.messages import Outgoing
 from pbm.model.db import Database
 from pbm.model.store import open_db
 from pbm.outbox import claims, compose
+from pbm.outbox import queue as outbox_queue
 from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
 from pbm.runners.preparers import Preparers
+from pbm.upkeep import health
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +177,10 @@ def _resolve(future: asyncio.Future, outcome: object) -> None:
 
 
 def _smtp_answer(outcome: IntakeResult | Exception) -> str:
-    """The SMTP answer to a message: 250 once it is committed, 451 if it was not recorded."""
+    """The SMTP answer to a message: 250 once it is committed, 451 if it was not recorded (452
+    for want of space)."""
+    if isinstance(outcome, NoSpace):
+        return "452 4.3.1 Insufficient system storage, please try again later"
     if isinstance(outcome, TransientError):
         log.warning("temporary failure, answered 451: %s", outcome)
         return "451 4.3.0 Temporary failure, please try again later"
@@ -188,9 +198,12 @@ class Receiver:
         self.preparers = preparers
         self.intake_thread = intake_thread
         self.in_progress = 0
+        self.damaged: str | None = None     # what the last check found wrong with the database
 
     async def answer(self, delivery: intake.Delivery) -> str:
         """The answer to a message this process received over SMTP."""
+        if self.damaged:
+            return DAMAGED
         self.in_progress += 1
         try:
             arrival = await asyncio.wrap_future(self.preparers.prepare(delivery))
@@ -205,6 +218,9 @@ class Receiver:
 
     def accept_arrival(self, arrival: intake.Arrival, reply: Callable[[str], None]) -> None:
         """Commit a message an SMTP process received and prepared; `reply` gets the answer."""
+        if self.damaged:
+            reply(DAMAGED)
+            return
         self.intake_thread.accept(arrival, lambda outcome: reply(_smtp_answer(outcome)))
 
 
@@ -217,6 +233,36 @@ async def _timers(config: Config, intake_thread: _IntakeThread) -> None:
         await asyncio.sleep(config.server.timer_interval)
 
 
+DAMAGED = "451 4.3.0 The server's storage needs repair, please try again later"
+
+
+async def _watch(config: Config, intake_thread: _IntakeThread, receiver: Receiver) -> None:
+    """Check the database every `[storage] check_minutes`; on damage, stop taking mail and tell
+    the administrators (once: the check goes on, and mail is taken again once the file is whole)."""
+    while True:
+        await asyncio.sleep(config.storage.check_minutes * 60)
+        try:
+            problem = await asyncio.to_thread(health.quick_check, config)
+        except Exception as e:          # busy, say: the next check will tell
+            log.warning("database check: %s", e)
+            continue
+        health.mark(config, problem)
+        if problem and not receiver.damaged:
+            log.error("%s", health.advice(config, problem))
+            try:
+                await intake_thread.written(functools.partial(_tell_admins, config=config, problem=problem))
+            except Exception as e:
+                log.error("could not queue the notice to the administrators: %s", e)
+        receiver.damaged = problem
+
+
+def _tell_admins(db: Database, config: Config, problem: str) -> None:
+    notices = [Outgoing(to=admin, subject=f"{config.server.name}: database damaged",
+                        body=health.advice(config, problem) + "\n", auto_submitted="auto-generated")
+               for admin in config.admins.notify]
+    outbox_queue.queue(db, config, notices, datetime.now(timezone.utc))
+
+
 async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
     """The LMTP listener on `[lmtp] socket`, served by this process like SMTP with no SMTP
     processes.  A socket file left by a server that was killed is replaced."""
@@ -227,12 +273,27 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
     server = await asyncio.get_running_loop().create_unix_server(
         smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
     os.chmod(path, config.lmtp.socket_mode)
-    log.info("LMTP on %s", path)
+    log.info("listening for LMTP on the socket %s", path)
     return server
 
 
+def _check_at_start(config: Config) -> None:
+    """Open (create, migrate) and check the database: health.Damaged if it is damaged or foreign."""
+    try:
+        open_db(config).close()
+    except sqlite3.DatabaseError as e:
+        if not health.damage(e):
+            raise
+        health.mark(config, str(e))
+        raise health.Damaged(health.advice(config, str(e), refusing=False)) from None
+    problem = health.quick_check(config)
+    health.mark(config, problem)
+    if problem:
+        raise health.Damaged(health.advice(config, problem, refusing=False))
+
+
 async def _serve(config: Config) -> bool:
-    open_db(config).close()                 # create or migrate now: fail before listening
+    _check_at_start(config)                 # create or migrate now: fail before listening
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     preparers = Preparers(config)
@@ -254,7 +315,9 @@ async def _serve(config: Config) -> bool:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     timers = asyncio.create_task(_timers(config, intake_thread))
-    log.info("listening on %s:%d for %s", config.smtp.host, config.smtp.port, config.server.address)
+    watch = asyncio.create_task(_watch(config, intake_thread, receiver))
+    log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
+             config.server.address, config.data_dir.resolve())
     await stop.wait()
     log.info("stopping")
     clean = await listeners.stop(DRAIN_TIMEOUT)     # after what they hold
@@ -262,6 +325,7 @@ async def _serve(config: Config) -> bool:
     if local is not None:
         local.close()
     timers.cancel()
+    watch.cancel()
     for _ in range(int(DRAIN_TIMEOUT * 10)):
         if not receiver.in_progress:
             break

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pbm.tournaments import knockout, roundrobin, swiss
-from pbm.tournaments.model import SYSTEMS, Entrant, Game, Pairing, Standing, check_system
+from pbm.tournaments.model import (
+    SYSTEMS,
+    Entrant,
+    Game,
+    Pairing,
+    Standing,
+    check_system,
+)
 
 __all__ = ["SYSTEMS", "Entrant", "Game", "Pairing", "Standing", "pair_round", "rounds_needed"]
 

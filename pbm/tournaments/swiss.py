@@ -34,8 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from pbm.tournaments.model import Entrant, Game, Pairing, score
 
@@ -103,7 +105,8 @@ def pair(entrants: list[Entrant], games: list[Game], round_no: int,
     field = players(entrants, games, round_no, withdrawn)
     if len(field) < 2:
         raise ValueError("a Swiss round needs two players")
-    matching = nx.max_weight_matching(graph(field), maxcardinality=True)
+    import networkx  # only when a round is paired: every `pbm deliver` would pay its 70 ms import
+    matching = networkx.max_weight_matching(graph(field), maxcardinality=True)
     pairs, bye = [], None
     for u, v in matching:
         if BYE in (u, v):
@@ -118,8 +121,9 @@ def pair(entrants: list[Entrant], games: list[Game], round_no: int,
 
 def graph(field: list[Player]) -> nx.Graph:
     """The complete graph of `field` (and the bye node when it is odd), weighted as the module says."""
+    import networkx  # (see pair)
     criteria = Criteria(field)
-    g = nx.Graph()
+    g = networkx.Graph()
     for i, a in enumerate(field):
         for b in field[i + 1:]:
             g.add_edge(a, b, weight=criteria.weight(criteria.pair(a, b)))

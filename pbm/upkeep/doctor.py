@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.config import Config
+from pbm.upkeep import health, replica
 
 Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
 NOTE = "note: "
+WIDTH = len("configuration: ")                 # of the column of the checks' names
 
 
 def run(config: Config, out: Callable[[str], None] = print) -> bool:
@@ -23,9 +25,9 @@ def run(config: Config, out: Callable[[str], None] = print) -> bool:
     for name, check in CHECKS:
         found = list(check(config))
         healthy = healthy and all(line.startswith(NOTE) for line in found)
-        out(f"{name + ':':<14}{found[0] if found else 'ok'}")
+        out(f"{name + ':':<{WIDTH}}{found[0] if found else 'ok'}")
         for line in found[1:]:
-            out(f"{'':<14}{line}")
+            out(f"{'':<{WIDTH}}{line}")
     out("everything looks right" if healthy else "fix the problems above, then run pbm doctor again")
     return healthy
 
@@ -34,11 +36,15 @@ def _configuration(config: Config) -> Iterator[str]:
     if config.path is None:
         yield (f"{NOTE}no configuration file: the built-in defaults; give one with --config FILE or "
                f"PBM_CONFIG (config/pbm.toml lists every key)")
+    # relative paths are relative to the configuration file's folder (without one: the current
+    # folder), so the data is not always where a first look expects it
+    yield f"{NOTE}the data (database, secret, outbox) lives in {config.data_dir.resolve()}"
     if config.outbound.mode == "maildir":
         yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; "
                f"[outbound] mode = \"smtp\" and the relay's host send them")
-    if config.server.address.endswith("@localhost") and config.path is not None:
-        yield f"[server] address is {config.server.address}: set the address players write to"
+    if config.server.address.endswith("@localhost"):     # the default, with a file or without
+        yield (f"[server] address is {config.server.address}, which no player can write to: set "
+               f"the address players write to")
 
 
 def _file_modes(config: Config) -> Iterator[str]:
@@ -82,6 +88,9 @@ def _database(config: Config) -> Iterator[str]:
         return
     if result != ["ok"]:
         yield f"{path} is damaged ({'; '.join(result[:3])}): stop pbm and restore it from a backup"
+    elif health.marked(config):
+        yield (f"{config.data_dir / health.MARKER} says the database was found damaged, and mail is "
+               f"refused while it is there; the file is whole now: restart pbm serve, or remove it")
     if version != len(MIGRATIONS):
         yield (f"the database has schema version {version}, this pbm {len(MIGRATIONS)}: "
                f"{'pbm migrates it when it next opens it' if version < len(MIGRATIONS) else 'install the newer pbm that wrote it'}")
@@ -116,11 +125,20 @@ def _templates(config: Config) -> Iterator[str]:
 def _lmtp(config: Config) -> Iterator[str]:
     path = config.lmtp.socket
     if path is None:
+        yield f"{NOTE}not used (no [lmtp] socket: pbm serve takes mail by SMTP only)"
         return
     if not path.parent.exists():
         yield f"[lmtp] socket: its folder {path.parent} does not exist; create it for pbm"
     elif path.exists() and not path.is_socket():
         yield f"[lmtp] socket: {path} exists and is not a socket; remove it"
+
+
+def _replica(config: Config) -> Iterator[str]:
+    """The Litestream replica's lag, where one is configured."""
+    if not config.storage.litestream_config:
+        return
+    current, line = replica.lag(config)
+    yield f"{NOTE}{line}" if current else line
 
 
 CHECKS: list[tuple[str, Check]] = [
@@ -130,4 +148,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("relay", _relay),
     ("templates", _templates),
     ("lmtp", _lmtp),
+    ("replica", _replica),
 ]

@@ -1,5 +1,6 @@
-"""`pbm export FOLDER`: the games, their moves, the players and the ratings as CSV or JSON files,
-and every finished game as a PGN file, for an operator's archive, a club's web page or a database.
+"""`pbm export FOLDER`: the games, their moves, the players, the ratings and the tournaments as CSV
+or JSON files, and every finished game as a PGN file, for an operator's archive, a club's web page
+or a database.
 
 It reads through sqlite-utils (the tables as rows of dicts) on its own connection, inside one read
 transaction, so the export is one consistent moment of a running server.  Password hashes, reply
@@ -28,6 +29,12 @@ TABLES = {
                "ORDER BY variant, rating DESC",
     "rating_changes": "SELECT variant, user_id, game_id, at, before, after FROM rating_changes "
                       "ORDER BY at",
+    "tournaments": "SELECT id, variant, name, director, system, double, rounds, rated, status, round, "
+                   "created_at, started_at, finished_at FROM tournaments ORDER BY id",
+    "tournament_entrants": "SELECT tournament_id, user_id, number, rating, withdrawn_at FROM "
+                           "tournament_entrants ORDER BY tournament_id, number",
+    "tournament_games": "SELECT tournament_id, round, board, white, black, result, game_id FROM "
+                        "tournament_games ORDER BY tournament_id, round, id",
 }
 FORMATS = ("csv", "json")
 

@@ -38,7 +38,7 @@ EX_SOFTWARE = 70        # `pbm serve` stopped because one of its processes died
 
 def pbm_environment(**extra: str) -> dict[str, str]:
     """The environment for a pbm subprocess: this checkout importable, no inherited pbm settings."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PBM_CONFIG", "PBM_FAULT")}
+    env = {k: v for k, v in os.environ.items() if k not in ("PBM_CONFIG", "PBM_FAULT", "PBM_NOW")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.update(extra)
     return env

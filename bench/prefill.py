@@ -1,0 +1,42 @@
+"""bench/mail_load.py --prefill: a database that holds many finished games, as one that grew to
+that size over time would."""
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+
+def prefill(db_path: Path, count: int) -> None:
+    """Copy the first finished game `count` times, with every row that refers to it by foreign key."""
+    db = sqlite3.connect(db_path, isolation_level=None)
+    template = db.execute("SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT 1").fetchone()
+    if template is None:
+        raise SystemExit("prefill needs one finished game")
+    max_id, max_number = db.execute("SELECT max(id), max(board) FROM games").fetchone()
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    db.execute("BEGIN")
+    db.execute("CREATE TEMP TABLE seq AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
+               "FROM s WHERE n < ?) SELECT n FROM s", [count])
+    _copy(db, "games", "id", template[0], {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n"})
+    for table in tables:
+        for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+            if fk[2] == "games" and table != "games":
+                _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
+    db.execute("COMMIT")
+    db.execute("ANALYZE")
+    # Into the database file now, as a server that grew to this size over time would have it: left
+    # in the write-ahead log, the copies would be checkpointed while the benchmark runs.
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced: dict[str, str]) -> None:
+    columns = db.execute(f"PRAGMA table_info({table})").fetchall()
+    keys = [c for c in columns if c[5]]
+    rowid = keys[0][1] if len(keys) == 1 and keys[0][2].upper() == "INTEGER" else None
+    names = [c[1] for c in columns if c[1] != rowid or c[1] in replaced]   # new rows, new rowids
+    values = [replaced.get(name, f"t.{name}") for name in names]
+    copied = db.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(values)} "
+                        f"FROM {table} AS t, seq WHERE t.{key} = ?", [template]).rowcount
+    print(f"prefill: {copied} rows into {table}", file=sys.stderr)

@@ -1,0 +1,204 @@
+"""Conditional moves: `GAME conditional BOARD USERID PASSWORD [clear]` with one line per branch in
+the body (or `conditional` on the first line of a reply to a game mail, the branches below it).
+A line is the opponent's move, one's reply, then maybe the opponent's next move and one's reply to
+it, and so on (`h10g8 h1g3 i10h10 i1h1`), in any notation the game reads.
+
+Decisions (the spec leaves them open):
+- A tree is sent while it is the opponent's turn (on one's own turn there is a move to make
+  first); a new tree replaces the old one whole, and `clear` drops it.
+- Every line is played at once on a copy of the game: one with an unreadable or illegal move, an
+  odd number of moves, or a reply that differs from another line's reply to the same moves, refuses
+  the whole tree, naming the line, the move and the reason.
+- When the opponent moves, the lines that begin with that move give the reply, played at once as
+  the owner's move and marked (Auto); what follows them is kept, every other line dropped.  A
+  move no line foresaw drops the whole tree, and the owner is told in their next game mail; so is
+  a tree that no longer starts where the game stands (moves were taken back) and a reply that is
+  no longer legal (the opponent chose another Janggi setup).
+- A tree wins over the queue: its reply is played instead of the queued move for that turn.  If
+  they are the same move the rest of the queue stays; otherwise the queue, planned for another
+  line, is cleared and the owner told.
+- Nobody but its owner sees a tree: the answer to `conditional` goes to the sender, who proved to
+  be the owner, and `status` shows it only in the mail to an address of the owner (a forged From
+  gets the answer sent to the owner, not to the forger).  The opponent's mails show only the
+  move played, marked (Auto), as for a queued move.
+"""
+from __future__ import annotations
+
+import re
+
+import rules
+from pbm.commands import notify
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
+from pbm.commands.parse import Request
+from pbm.model import accounts, conditionals
+from pbm.model.games import Board
+from pbm.outbox import compose
+
+MAX_LINES = 30          # branches in one tree
+MAX_MOVES = 20          # moves in one branch (ten of the opponent's, ten replies)
+_MOVE_NUMBER = re.compile(r"\d+\.+")    # "1." or "1..." between moves, as written in books
+
+
+def conditional(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    if len(req.args) == 4 and req.args[3].lower() != "clear":
+        raise CommandError("The only word conditional takes after the password is clear; the "
+                           "branches go in the body of the mail, one a line, such as: h10g8 h1g3")
+    arrange(ctx, board, user, "clear" if len(req.args) == 4 else ctx.comment)
+
+
+def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
+    """Set `user`'s tree on `board` from `text` (one branch a line), or drop it (`clear`)."""
+    require_player(board, user)
+    require_active(board)
+    where = f"{board.title} Board {board.number}"
+    if text.strip().lower() == "clear":
+        dropped = conditionals.clear(ctx.db, board, user)
+        _answer(ctx, board, user, [f"Your conditional moves on {where} are cleared ({dropped} "
+                                   f"line{'s' * (dropped != 1)} dropped)."])
+        return
+    if board.to_move == user:
+        raise CommandError(f"It is your move on {where}: conditional moves answer your opponent's "
+                           f"next move, so make yours first, then send them.")
+    game = board.replay()
+    tree = _read(board, user, game, text)
+    conditionals.replace(ctx.db, board, user, board.ply, tree)
+    _answer(ctx, board, user, [
+        f"Your conditional moves on {where} are set ({len(tree)} line{'s' * (len(tree) != 1)}); they "
+        f"replace any you had. {board.opponent(user)} does not see them.", "",
+        *describe(board, game, user, tree), "",
+        f"To drop them: {board.variant} conditional {board.number} {user} PASSWORD clear"])
+
+
+def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str]]:
+    """The lines of `text` in coordinates, each played on `game` and taken back; CommandError for
+    the first line that cannot be played, or that contradicts another."""
+    tree: list[list[str]] = []
+    replies: dict[tuple[str, ...], str] = {}
+    opponent = board.opponent(user)
+    for raw in text.splitlines():
+        words = [w for w in raw.replace(",", " ").split() if not _MOVE_NUMBER.fullmatch(w)]
+        if not words:
+            continue
+        line = " ".join(raw.split())
+        if len(tree) == MAX_LINES:
+            raise CommandError(f"A tree holds at most {MAX_LINES} lines; yours has more. Nothing was set.")
+        if len(words) % 2 or len(words) > MAX_MOVES:
+            raise CommandError(f"The line \"{line}\" has {len(words)} move{'s' * (len(words) != 1)}: a "
+                               f"line is pairs of moves, {opponent}'s then your reply (h10g8 h1g3), up "
+                               f"to {MAX_MOVES} moves. Nothing was set; send the tree again with it "
+                               f"put right.")
+        played: list[str] = []
+        try:
+            for i, word in enumerate(words):
+                try:
+                    played.append(game.play(word))
+                except rules.RulesError as e:
+                    whose = f"{opponent}'s" if i % 2 == 0 else "your reply"
+                    raise CommandError(f"The line \"{line}\" is refused at its move {i + 1}, {word} "
+                                       f"({whose}): {e}. Nothing was set; send the tree again with "
+                                       f"that line put right.") from None
+        finally:
+            for _ in played:
+                game.undo()
+        for i in range(1, len(played), 2):
+            before = tuple(played[:i])
+            if replies.setdefault(before, played[i]) != played[i]:
+                raise CommandError(f"The line \"{line}\" answers {' '.join(before)} with {played[i]}, "
+                                   f"but an earlier line answers it with {replies[before]}: each "
+                                   f"position needs one reply. Nothing was set.")
+        tree.append(played)
+    if not tree:
+        raise CommandError(f"There were no conditional moves in your mail: write one line per "
+                           f"branch in the body, {opponent}'s move then your reply, such as h10g8 h1g3.")
+    return tree
+
+
+def describe(board: Board, game: rules.Game, user: str, tree: list[list[str]]) -> list[str]:
+    """The tree as its owner reads it: `If bob plays h10g8 (H8+7), you play h1g3 (H2+3).` with the
+    lines that follow indented under it."""
+    opponent = board.opponent(user)
+    out: list[str] = []
+
+    def walk(lines: list[list[str]], depth: int) -> None:
+        branches: dict[str, list[list[str]]] = {}
+        for line in lines:
+            branches.setdefault(line[0], []).append(line)
+        for theirs, group in branches.items():
+            mine = group[0][1]
+            named = [notify.played(theirs, game.describe(theirs))]
+            game.play(theirs)
+            named.append(notify.played(mine, game.describe(mine)))
+            game.play(mine)
+            then = "then if" if depth else "If"
+            out.append(f"{'  ' * depth}{then} {opponent} plays {named[0]}, you play {named[1]}.")
+            walk([line[2:] for line in group if len(line) > 2], depth + 1)
+            game.undo()
+            game.undo()
+
+    try:
+        walk(tree, 0)
+    except rules.RulesError:            # the game moved on under the tree: it is dropped at the next move
+        return [" ".join(line) for line in tree]
+    return out
+
+
+def shown_to_owner(ctx: Context, board: Board, game: rules.Game) -> list[str]:
+    """The tree of the player whose address asked (for `status`): nobody else's."""
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players) if ctx.incoming else None
+    if user is None:
+        return []
+    ply, tree = conditionals.lines(ctx.db, board, user)
+    if not tree:
+        return []
+    if ply != board.ply:
+        return ["Your conditional moves no longer fit the game; they are dropped at the next move."]
+    return ["Your conditional moves (only you see them):", *describe(board, game, user, tree)]
+
+
+def reply(ctx: Context, board: Board, game: rules.Game, owner: str, ply: int, tree: list[list[str]],
+          notes: dict[str, list[str]]) -> str | None:
+    """`owner`'s answer from their tree (`tree`, from the position after `ply` moves) to the move
+    just played on `game` (None: none), the tree kept from there on; a tree that does not fit is
+    dropped and its owner told in `notes`."""
+    where = f"{board.title} Board {board.number}"
+    if ply != board.ply - 1:
+        conditionals.clear(ctx.db, board, owner)
+        notes.setdefault(owner, []).append(f"Your conditional moves on {where} were dropped: the game "
+                                           f"is no longer where they started.")
+        return None
+    last = game.moves[-1]
+    following = [line for line in tree if line[0] == last]
+    if not following:
+        conditionals.clear(ctx.db, board, owner)
+        notes.setdefault(owner, []).append(
+            f"Your conditional moves did not foresee {board.opponent(owner)}'s "
+            f"{notify.played(last, game.notation[-1])}, so they were dropped.")
+        return None
+    conditionals.replace(ctx.db, board, owner, board.ply + 1,
+                         [line[2:] for line in following if len(line) > 2])
+    return following[0][1]
+
+
+def drop(ctx: Context, board: Board, why: str) -> dict[str, list[str]]:
+    """Drop both players' trees (moves were taken back); the notes that tell their owners."""
+    notes: dict[str, list[str]] = {}
+    for user in board.players:
+        if conditionals.clear(ctx.db, board, user):
+            notes[user] = [f"Your conditional moves on {board.title} Board {board.number} were "
+                           f"dropped: {why}."]
+    return notes
+
+
+def _answer(ctx: Context, board: Board, user: str, lines: list[str]) -> None:
+    ctx.out.append(compose.answer(ctx.incoming, notify.subject(board), compose.render("note.j2", lines=lines),
+                                  root=notify.thread(ctx, board),
+                                  reply_to=notify.reply_address(ctx, board, user), kind="note"))

@@ -1,0 +1,226 @@
+"""Tournament rounds: when a tournament game ends, its result is recorded and, once the round is
+complete, the next round is paired and started at once, in the same transaction as the command
+(or time-out) that ended it; the tournament's mails (each round's start, the end) are written here.
+
+Every game of a tournament starts with both players' consent (they joined): clocks running, rated
+unless the tournament is not, and a resignation before one's first move is a loss.  Decisions:
+- White is the player who moves first.  A game that ends before any move was made (a resignation
+  or a time-out at move 1) scores as a forfeit (`+-`, `-+`): it was not played over the board.
+- A game an administrator cancels scores as a double forfeit (`--`): nobody gains a point.
+- A round made only of forfeits and byes (players who withdrew) is complete at once, and the next
+  one is paired straight away; the round mail goes out for the round that is being played.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import rules
+from pbm import catalogue
+from pbm.commands import notify, play, turns
+from pbm.commands.base import Context
+from pbm.model import accounts, games, tournaments
+from pbm.model.db import timestamp
+from pbm.model.games import Board
+from pbm.model.tournaments import Entry, Tournament
+from pbm.outbox import compose
+from pbm.tournaments import Game, Pairing, knockout, pair_round
+from pbm.tournaments.crosstable import crosstable_html, crosstable_text
+from pbm.tournaments.standings import TIEBREAKS, standings
+
+SYSTEMS = {"roundrobin": "round robin", "swiss": "Swiss", "knockout": "knockout"}
+TIEBREAK_NAMES = {"SB": "Sonneborn-Berger", "Buch": "Buchholz", "Med": "median Buchholz",
+                  "Round": "the round reached"}
+
+
+def game_ended(ctx: Context, board: Board) -> None:
+    """The hook of pbm.commands.turns: record a tournament game's result and go on."""
+    found = tournaments.of_game(ctx.db, board.id)
+    if found is None:
+        return
+    t, row_id, white, _ = found
+    tournaments.set_result(ctx.db, row_id, result_of(board, white))
+    advance(ctx, t)
+
+
+turns.ENDED.append(game_ended)
+
+
+def result_of(board: Board, white: str) -> str:
+    """The tournament result of an ended game, White first (see the module's decisions)."""
+    if board.status != games.FINISHED:
+        return "--"
+    if board.winner is None:
+        return "1/2-1/2"
+    won = board.winner == white
+    if board.ply == 0:
+        return "+-" if won else "-+"
+    return "1-0" if won else "0-1"
+
+
+def advance(ctx: Context, t: Tournament) -> None:
+    """Start what is due: a knockout's replays at once, and once no game of the round is being
+    played, the next round, else the end of the tournament."""
+    before, started = t.round, False
+    while t.status == tournaments.RUNNING:
+        rows = tournaments.played(ctx.db, t)
+        entries = tournaments.entries(ctx.db, t)
+        played = [p.game for p in rows]
+        withdrawn = {e.user for e in entries if e.withdrawn}
+        owed = knockout.replays(played, t.round, withdrawn) if t.system == "knockout" else []
+        boards = sum(1 for g in played if g.round == t.round)      # replays: the next board numbers
+        owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
+        if not owed and any(g.result is None and not g.bye for g in played):
+            break
+        pairings = owed or next_pairings(t, entries, played, withdrawn)
+        if not pairings:
+            finish(ctx, t)
+            return
+        start(ctx, t, pairings)
+        started = True
+    if started:
+        mail_round(ctx, t, replays=t.round == before)
+
+
+def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
+                  withdrawn: set[str]) -> list[Pairing]:
+    """The next round's pairings (forfeits for players who withdrew); none once it is over."""
+    entrants = [e.entrant() for e in entries]
+    if t.system == "knockout":
+        return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
+    if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
+        return []
+    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn)
+
+
+def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
+    """Store the pairings and start their games (byes and forfeits have none)."""
+    asked_about = ctx.board
+    title = catalogue.title(t.variant)
+    for pairing in pairings:
+        game_id = None
+        if pairing.black is not None and pairing.result is None:
+            board, game, chosen = play.start(ctx, t.variant, t.params, t.options, pairing.white,
+                                             pairing.black, pairing.white, expires_at=None,
+                                             rated=t.rated)
+            game_id = board.id
+            games.add_event(ctx.db, board, "tournament", t.director,
+                            f"{t.name} round {pairing.round} board {pairing.board}", ctx.now)
+            headline = [f"Round {pairing.round} of the {title} tournament {t.name}, board "
+                        f"{pairing.board}: {pairing.white} against {pairing.black}. The game "
+                        f"counts from now: both clocks run, and resigning is a loss.", *chosen]
+            if not board.rated:
+                headline.append("The game is not rated.")
+            notify.board_mails(ctx, board, game, actor=None, headline=headline, new=True)
+        tournaments.add(ctx.db, t, pairing, game_id)
+    ctx.board = asked_about
+    t.round = max(t.round, pairings[0].round)
+    tournaments.save(ctx.db, t)
+
+
+def finish(ctx: Context, t: Tournament) -> None:
+    t.status, t.finished_at = tournaments.FINISHED, timestamp(ctx.now)
+    tournaments.save(ctx.db, t)
+    values = report(ctx, t)
+    top = values["ranked"][0]
+    names = ", then ".join(TIEBREAK_NAMES[n] for n in TIEBREAKS[t.system])
+    out_of = sum(1 for g in values["games"] if top.user in (g.white, g.black))
+    if t.system == "knockout":
+        how, order = "who won the final", f"Places go by {names}, then by points"
+    else:
+        how = f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds"
+        order = f"Ties on points are broken by {names}"
+    lines = [f"The {values['title']} tournament {t.name} is over. The winner is {top.user}, {how}.",
+             f"{order}, then by rating at the start, then by user id."]
+    mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines, values)
+
+
+def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
+    """Every player still in (and the director) hears that a round (or replays) starts."""
+    title = catalogue.title(t.variant)
+    rounds_text = f"round {t.round} of {t.rounds}" if t.rounds else f"round {t.round}"
+    began = (f"the drawn games of {rounds_text} are replayed, colours reversed" if replays
+             else f"{rounds_text} has begun")
+    lines = [f"The {title} tournament {t.name} ({SYSTEMS[t.system]}): {began}. The game mails "
+             f"come separately; answer them with your moves."]
+    subject = f"{title} tournament {t.name}: {rounds_text}{' replays' if replays else ''}"
+    mail_everyone(ctx, t, subject, lines)
+
+
+def mail_everyone(ctx: Context, t: Tournament, subject: str, lines: list[str],
+                  values: dict | None = None) -> None:
+    """The same news to every player still in and to the director, each with their own game."""
+    values = values or report(ctx, t)
+    users = [e.user for e in values["entries"] if not e.withdrawn]
+    for user in dict.fromkeys([*users, t.director]):
+        address = accounts.mail_address(ctx.db, user)
+        if address is None:
+            continue
+        text, html = render(values, lines + personal(values, user))
+        ctx.out.append(compose.notify(address, subject, text, html=html, kind="note"))
+
+
+def personal(values: dict, user: str) -> list[str]:
+    """What concerns `user` in the current round: their game or bye."""
+    t: Tournament = values["tournament"]
+    if t.status != tournaments.RUNNING:
+        return []
+    for p in values["current"]:
+        if user == p.game.white and p.game.bye:
+            return [f"You have a bye in round {t.round}."]
+        if user in (p.game.white, p.game.black) and p.game.result is None:
+            side = values["sides"][0] if user == p.game.white else values["sides"][1]
+            return [f"Your game: {values['title']} Board {p.number} against "
+                    f"{p.game.opponent(user)}; you play {side}."]
+    return []
+
+
+def report(ctx: Context, t: Tournament) -> dict:
+    """What a tournament mail shows: the state, the current round's boards, the crosstable."""
+    entries = tournaments.entries(ctx.db, t)
+    rows = tournaments.played(ctx.db, t)
+    played = [p.game for p in rows]
+    entrants = [e.entrant() for e in entries]
+    sides = rules.get_variant(t.variant).side_names
+    return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
+            "games": played, "sides": sides, "system": SYSTEMS[t.system],
+            "current": [p for p in rows if p.game.round == t.round],
+            "ranked": standings(t.system, entrants, played) if played else [],
+            "crosstable": crosstable_text(t.system, entrants, played, double=t.double) if played else "",
+            "crosstable_html": crosstable_html(t.system, entrants, played, double=t.double)
+            if played else ""}
+
+
+def board_lines(values: dict) -> list[str]:
+    """The current round's boards as fixed-width lines: board, the two players, the game."""
+    sides = values["sides"]
+    lines = [f"{'Bd':>3}  {sides[0]:<17} {sides[1]:<17} Game"]
+    for p in values["current"]:
+        g = p.game
+        if g.bye:
+            lines.append(f"{p.board:>3}  {g.white:<17} {'(bye)':<17}")
+            continue
+        where = f"{values['title']} Board {p.number}" if p.number else "forfeit"
+        outcome = f" {g.result}" if g.result else ""
+        lines.append(f"{p.board:>3}  {g.white:<17} {g.black:<17} {where}{outcome}")
+    return lines
+
+
+def render(values: dict, lines: list[str]) -> tuple[str, str]:
+    t: Tournament = values["tournament"]
+    data = dict(values, lines=lines, boards=board_lines(values) if values["current"] else [],
+                status=status_line(values), name=t.name,
+                colours=f"W: {values['sides'][0]} (moves first), B: {values['sides'][1]}")
+    return compose.render("tournament.j2", **data), compose.render_html("tournament.html.j2", **data)
+
+
+def status_line(values: dict) -> str:
+    t: Tournament = values["tournament"]
+    entered = len(values["entries"])
+    players = f"{entered} player{'s' * (entered != 1)}"
+    rounds = f"{t.rounds} round{'s' * (t.rounds != 1)}" if t.rounds else "rounds set at the start"
+    kind = f"double {SYSTEMS[t.system]}" if t.double else SYSTEMS[t.system]
+    state = {tournaments.OPEN: "open for entries", tournaments.RUNNING: f"round {t.round} is being played",
+             tournaments.FINISHED: "finished", tournaments.CANCELLED: "cancelled"}[t.status]
+    rated = "rated" if t.rated else "not rated"
+    return (f"{values['title']} tournament {t.name}: {kind}, {rounds}, {players}, {rated}; "
+            f"directed by {t.director}; {state}.")

@@ -1,0 +1,72 @@
+"""pbmserv's move in two steps: `GAME submit BOARD USERID PASSWORD MOVE` answers with a preview of
+the move (nothing is played), and `GAME confirm BOARD USERID PASSWORD` plays it.
+
+Decisions: a move is submitted on one's own turn, as a move is sent; a new submission replaces the
+last.  `confirm` plays the submitted move only in the very position it was submitted in (the same
+FEN: a take-back and the same number of moves since does not pass); otherwise it is refused, saying
+so (the player then looks again and submits anew).  Submitting does not stop the clock.  Both may also be sent
+as a reply to a game mail (`submit MOVE`, `confirm`).
+"""
+from __future__ import annotations
+
+from pbm.commands import notify, play, queries
+from pbm.commands.base import (
+    CommandError,
+    Context,
+    authenticate,
+    load_board,
+    require_active,
+    require_player,
+)
+from pbm.commands.parse import Request
+from pbm.model import submissions
+from pbm.model.games import Board
+
+
+def submit(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    propose(ctx, board, user, req.args[3])
+
+
+def propose(ctx: Context, board: Board, user: str, move: str) -> None:
+    """Keep `user`'s move `move` for `confirm`, and show them the board after it."""
+    require_player(board, user)
+    require_active(board)
+    if board.to_move != user:
+        raise CommandError(f"It is not your move on {board.title} Board {board.number}: it is "
+                           f"{board.to_move}'s turn, so there is nothing to submit yet.")
+    game = board.replay()
+    fen = game.fen()
+    game, played, outcome = queries.tried(board, game, [move], "submission")
+    submissions.put(ctx.db, board, user, move, fen)
+    v, n = board.variant, board.number
+    queries.answer_tried(
+        ctx, board, game, f"Preview: nothing was played yet. After your {played[0]}, {outcome}.",
+        footer=["To play it, reply to this mail with: confirm", f"or send: {v} confirm {n} {user} PASSWORD",
+                "To play another move, submit or move it instead."],
+        reply_to=notify.reply_address(ctx, board, user))
+
+
+def confirm(ctx: Context, req: Request) -> None:
+    board = load_board(ctx, req.game, req.args[0])
+    user = authenticate(ctx, req.args[1], req.args[2])
+    carry_out(ctx, board, user)
+
+
+def carry_out(ctx: Context, board: Board, user: str) -> None:
+    """Play `user`'s submitted move, if the game still stands where it was submitted."""
+    require_player(board, user)
+    require_active(board)
+    where = f"{board.title} Board {board.number}"
+    kept = submissions.take(ctx.db, board, user)
+    if kept is None:
+        raise CommandError(f"You have no submitted move on {where} to confirm: submit one first "
+                           f"({board.variant} submit {board.number} {user} PASSWORD MOVE).")
+    move, fen = kept
+    if board.to_move != user or board.replay().fen() != fen:
+        raise CommandError(f"Your submitted move {move} was not played: the position on {where} has "
+                           f"changed since you submitted it (it is {board.to_move}'s turn at move "
+                           f"{board.ply + 1}). Look at the game again ({board.variant} show "
+                           f"{board.number}) and submit or send your move anew.")
+    play.play(ctx, board, user, move)

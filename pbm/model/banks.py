@@ -1,0 +1,34 @@
+"""The time on each player's clock in a game with `--clock=BANK+INCREMENT`: what each had left when
+their turn began (the player to move) or when they last moved (the other).  A game without a row
+has both clocks at the full bank.  pbm.commands.clocks runs them.
+"""
+from __future__ import annotations
+
+from pbm.model.db import Database
+from pbm.model.games import Board
+
+DAY = 86400.0           # seconds
+
+
+def terms(options: dict) -> tuple[float, float] | None:
+    """(bank, increment) in days of a game's `clock` option ("10+1"); None without a clock."""
+    value = options.get("clock")
+    if value is None:
+        return None
+    bank, _, increment = str(value).partition("+")
+    return float(bank), float(increment or 0)
+
+
+def left(db: Database, board: Board) -> tuple[float, float]:
+    """Seconds on player1's and player2's clocks, as last stored."""
+    row = db.execute("SELECT left1, left2 FROM clocks WHERE game_id = ?", [board.id]).fetchone()
+    if row is not None:
+        return row[0], row[1]
+    bank = terms(board.options)[0] * DAY
+    return bank, bank
+
+
+def store(db: Database, board: Board, first: float, second: float) -> None:
+    """player1's clock now holds `first` seconds, player2's `second`."""
+    db.execute("INSERT INTO clocks (game_id, left1, left2) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+               "DO UPDATE SET left1 = excluded.left1, left2 = excluded.left2", [board.id, first, second])

@@ -1,0 +1,183 @@
+"""Tournament records: the event, its entrants and its pairings, each with the game it started.
+
+Everything a tournament is lives here, so that a restart loses nothing: the round being played,
+the ratings frozen at the start, and one row per pairing whose result is filled in when its game
+ends (pbm.commands.rounds).  A bye has no black player; a forfeit decided at pairing time (a
+player who withdrew) has its result and no game.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbm.model.db import Database, timestamp
+from pbm.tournaments import Entrant, Game, Pairing
+
+OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
+# A name players type in every command: 2 to 24 letters, digits and hyphens, starting with a letter
+# or digit; case-insensitive (kept in lower case); one name per game on a server, never reused.
+NAME = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")
+
+
+@dataclass
+class Tournament:
+    id: int
+    variant: str
+    name: str
+    director: str
+    system: str
+    double: bool
+    rounds: int | None
+    params: dict
+    options: dict
+    rated: bool
+    status: str
+    round: int
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    user: str
+    number: int
+    rating: float | None
+    withdrawn: bool
+
+    def entrant(self) -> Entrant:
+        return Entrant(self.user, self.rating or 0.0, self.number)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A pairing as stored: its row id, the core's Game, and the game it started (if any) with
+    that game's board number."""
+    id: int
+    board: int
+    game: Game
+    game_id: int | None
+    number: int | None
+
+
+_COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
+            "round, created_at, started_at, finished_at")
+
+
+def _tournament(row: tuple) -> Tournament:
+    values = list(row)
+    values[5], values[9] = bool(values[5]), bool(values[9])
+    values[7], values[8] = json.loads(values[7]), json.loads(values[8])
+    return Tournament(*values)
+
+
+def name_problem(name: str) -> str | None:
+    if NAME.fullmatch(name.lower()):
+        return None
+    return (f"{name} is not a tournament name: use 2 to 24 letters, digits and hyphens, starting "
+            f"with a letter or digit, for example spring2026.")
+
+
+def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
+           rounds: int | None, params: dict, options: dict, rated: bool, now: datetime) -> Tournament:
+    cursor = db.execute(
+        "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
+        "rated, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
+         json.dumps(options), int(rated), OPEN, timestamp(now)])
+    return by_id(db, cursor.lastrowid)
+
+
+def by_id(db: Database, tournament_id: int) -> Tournament:
+    return _tournament(db.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?",
+                                  [tournament_id]).fetchone())
+
+
+def get(db: Database, variant: str, name: str) -> Tournament | None:
+    row = db.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE variant = ? AND name = ?",
+                     [variant, name.lower()]).fetchone()
+    return _tournament(row) if row else None
+
+
+def listing(db: Database, variant: str, limit: int) -> list[Tournament]:
+    """Open and running tournaments first, then the newest finished ones."""
+    rows = db.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE variant = ? ORDER BY "
+                      f"status NOT IN ('open', 'running'), id DESC LIMIT ?", [variant, limit])
+    return [_tournament(row) for row in rows]
+
+
+def save(db: Database, t: Tournament) -> None:
+    db.execute("UPDATE tournaments SET rounds = ?, status = ?, round = ?, started_at = ?, "
+               "finished_at = ? WHERE id = ?",
+               [t.rounds, t.status, t.round, t.started_at, t.finished_at, t.id])
+
+
+def entries(db: Database, t: Tournament) -> list[Entry]:
+    """The entrants in order of entry."""
+    rows = db.execute("SELECT user_id, number, rating, withdrawn_at IS NOT NULL FROM tournament_entrants "
+                      "WHERE tournament_id = ? ORDER BY number", [t.id])
+    return [Entry(user, number, rating, bool(gone)) for user, number, rating, gone in rows]
+
+
+def entered(db: Database, user: str) -> list[Tournament]:
+    """The open or running tournaments `user` is entered in and has not withdrawn from."""
+    rows = db.execute(f"SELECT {', '.join('t.' + c for c in _COLUMNS.split(', '))} FROM tournaments t "
+                      f"JOIN tournament_entrants e ON e.tournament_id = t.id WHERE e.user_id = ? AND "
+                      f"e.withdrawn_at IS NULL AND t.status IN ('open', 'running')", [user])
+    return [_tournament(row) for row in rows]
+
+
+def join(db: Database, t: Tournament, user: str, now: datetime) -> None:
+    row = db.execute("SELECT coalesce(max(number), 0) FROM tournament_entrants WHERE tournament_id = ?",
+                     [t.id]).fetchone()
+    db.execute("INSERT INTO tournament_entrants (tournament_id, user_id, number, joined_at) "
+               "VALUES (?, ?, ?, ?)", [t.id, user, row[0] + 1, timestamp(now)])
+
+
+def leave(db: Database, t: Tournament, user: str) -> None:
+    """Take back an entry before the start; the later entrants move up a number."""
+    number = db.execute("SELECT number FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                        [t.id, user]).fetchone()[0]
+    db.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", [t.id, user])
+    db.execute("UPDATE tournament_entrants SET number = number - 1 WHERE tournament_id = ? AND number > ?",
+               [t.id, number])
+
+
+def withdraw(db: Database, t: Tournament, user: str, now: datetime) -> None:
+    db.execute("UPDATE tournament_entrants SET withdrawn_at = ? WHERE tournament_id = ? AND user_id = ?",
+               [timestamp(now), t.id, user])
+
+
+def freeze_ratings(db: Database, t: Tournament, ratings: dict[str, float]) -> None:
+    for user, rating in ratings.items():
+        db.execute("UPDATE tournament_entrants SET rating = ? WHERE tournament_id = ? AND user_id = ?",
+                   [rating, t.id, user])
+
+
+def played(db: Database, t: Tournament) -> list[Played]:
+    """Every pairing so far, in round and board order."""
+    rows = db.execute("SELECT p.id, p.round, p.board, p.white, p.black, p.result, p.game_id, g.board "
+                      "FROM tournament_games p LEFT JOIN games g ON g.id = p.game_id "
+                      "WHERE p.tournament_id = ? ORDER BY p.round, p.id", [t.id])
+    return [Played(row_id, board, Game(round_no, white, black, result), game_id, number)
+            for row_id, round_no, board, white, black, result, game_id, number in rows]
+
+
+def add(db: Database, t: Tournament, pairing: Pairing, game_id: int | None) -> None:
+    db.execute("INSERT INTO tournament_games (tournament_id, round, board, white, black, result, game_id) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [t.id, pairing.round, pairing.board, pairing.white, pairing.black, pairing.result, game_id])
+
+
+def of_game(db: Database, game_id: int) -> tuple[Tournament, int, str, str] | None:
+    """The tournament a game belongs to, with its pairing's row id, White and Black; None for a
+    game outside any tournament (an indexed look-up: every game end asks)."""
+    row = db.execute("SELECT tournament_id, id, white, black FROM tournament_games WHERE game_id = ?",
+                     [game_id]).fetchone()
+    return None if row is None else (by_id(db, row[0]), row[1], row[2], row[3])
+
+
+def set_result(db: Database, row_id: int, result: str) -> None:
+    db.execute("UPDATE tournament_games SET result = ? WHERE id = ?", [result, row_id])
