@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PostOffice, flat
 
+import rules
 from pbm import i18n
+from pbm.commands import wording
 from pbm.model import accounts
 
 
@@ -53,3 +55,20 @@ def test_a_stranger_is_answered_in_the_language_of_their_mail(tmp_path):
     assert "没有 Xiangqi Board 101。" in flat(error)
     [error] = post.send("xiangqi move 101 nobody Sw0rdfish h3e3", sender="x@example.org")
     assert "There is no Xiangqi Board 101." in flat(error)
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi", "padwarqi", "giqi"])
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "ko"])
+def test_the_ascii_board_keeps_its_grid_and_says_the_rest_in_the_readers_language(variant, lang):
+    game = rules.Game.new(variant)
+    english = wording.board(game, True, variant, english=True)
+    with i18n.speaking(lang):
+        translated = wording.board(game, True, variant, english=False)
+        legend = wording.legend(variant)
+    grid = [line for line in english.split("\n") if "+--" in line or "--+" in line or "|" in line]
+    kept = translated.split("\n")
+    assert all(line in kept or any(other.startswith(line.rsplit("   ", 1)[0]) for other in kept)
+               for line in grid)
+    assert translated.endswith(legend) and legend and legend not in english
+    assert not {"Red", "Black", "Cho", "Han", "White"} & set(translated.split())
+    assert all(i18n.width(line) <= 78 for line in translated.split("\n"))

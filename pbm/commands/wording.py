@@ -48,8 +48,14 @@ def legend(variant: str) -> str:
     return _(LEGENDS[variant]) if variant in LEGENDS else ""
 
 
+_MARGIN = re.compile(r"(?<=   )(Red|Black|Cho|Han|White|river)$")     # after a row's last column
+_HAND = re.compile(r"In (\w+)'s hand: (.*)$")
+RIVER = N_("river")
+
+
 def board(game: rules.Game, turned: bool, variant: str, english: bool) -> str:
-    """The ASCII board; for a reader of another language, its legend in theirs."""
+    """The ASCII board; for a reader of another language, the words beside it (side names, the
+    river, the hands) and its legend in theirs.  The grid keeps its letters, and so its columns."""
     text = game.board(turned)
     if english or not legend(variant):
         return text
@@ -59,6 +65,8 @@ def board(game: rules.Game, turned: bool, variant: str, english: bool) -> str:
         lines = lines[:-len(kept) - 1]
     while lines and not lines[-1]:
         lines.pop()
+    lines = [_HAND.sub(lambda m: _("In {side}'s hand: {pieces}").format(side=name(m[1]), pieces=m[2]),
+                       _MARGIN.sub(lambda m: name(m[1]), line)) for line in lines]
     return "\n".join(lines) + "\n\n" + legend(variant)
 
 
