@@ -9,7 +9,7 @@ the same run, each with its own game and data folder:
 - alone (`in_process`): no server runs; `pbm deliver` records the message, plays the move, queues
   the board mails and writes them into the outbox Maildir before it exits;
 - with a running `pbm serve` on an LMTP socket (`handed_over`): `pbm deliver` passes the message to
-  it (pbm.handover) and exits with its answer, given once the server has committed the move.
+  it (pbm.runners.handover) and exits with its answer, given once the server has committed the move.
 
 The wall time of each process, from start to exit, is measured (with compiled modules, as pip
 installs them; setup writes them where they are missing); in the same run, interleaved with them,

@@ -3,7 +3,7 @@
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
 again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.  (Handing
-the message to a running `pbm serve`, it exits with the server's verdict: pbm.handover.)
+the message to a running `pbm serve`, it exits with the server's verdict: pbm.runners.handover.)
 Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
-    from pbm import handover
     from pbm.config import Config
+    from pbm.runners import handover
 
 EX_OK = 0
 EX_USAGE = 64
@@ -47,7 +47,7 @@ PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may 
 def _start(config: Config, command: str) -> None:
     """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
     for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
-    handing its message to a running server (pbm.handover) needs none of them, and a process per
+    handing its message to a running server (pbm.runners.handover) needs none of them, and a process per
     message pays for every import."""
     from pbm import logs
     logs.configure_logging(config)
@@ -157,7 +157,7 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
     """Record the message here and send its replies: no running server took it (`_hand_over`)."""
     import logging
 
-    from pbm import handover
+    from pbm.runners import handover
     log = logging.getLogger("pbm")
     if args.no_server is None or args.no_server.message is None:
         raw, size = handover.read_limited(sys.stdin.buffer, config.smtp.max_message_size)
@@ -200,9 +200,9 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
 
 
 def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
-    """With `[lmtp] socket`, pass the message to the server listening there (pbm.handover) and
+    """With `[lmtp] socket`, pass the message to the server listening there (pbm.runners.handover) and
     exit with its verdict; else why not (None: no socket), with what was read of the message."""
-    from pbm import handover
+    from pbm.runners import handover
     path = handover.socket_path(args.config)
     if path is None:
         return None

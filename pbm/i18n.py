@@ -78,7 +78,7 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: float) -> str:
     """The form of `singular`/`plural` for `n`, in the reader's language (an amount such as 1.5
     takes the form of 2: gettext's plural rules count whole numbers)."""
-    return catalog(language()).ngettext(singular, plural, n if n == int(n) else 2)
+    return catalog(language()).ngettext(singular, plural, int(n) if n == int(n) else 2)
 
 
 def lazy(write: Callable[[], str]) -> LazyProxy:

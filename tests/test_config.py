@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from support.processes import REPO, pbm_environment
 
-from pbm import handover
 from pbm.config import ConfigError, load_config
+from pbm.runners import handover
 
 EXAMPLE = REPO / "config" / "pbm.toml"
 
@@ -132,7 +132,7 @@ def test_configured_secret_and_passwords_stay_out_of_repr(tmp_path: Path) -> Non
     '[server]\naddress = "pbm@example.org"\n',
 ])
 def test_the_handover_finds_the_socket_pbm_config_finds(tmp_path, section: str) -> None:
-    """`pbm deliver` reads `[lmtp] socket` without pbm.config (pbm.handover.socket_path): the same
+    """`pbm deliver` reads `[lmtp] socket` without pbm.config (pbm.runners.handover.socket_path): the same
     path, resolved the same way."""
     (tmp_path / "conf").mkdir()
     path = tmp_path / "conf" / "pbm.toml"

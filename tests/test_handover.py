@@ -1,4 +1,4 @@
-"""`pbm deliver` hands its message to a running `pbm serve` over `[lmtp] socket` (pbm.handover) and
+"""`pbm deliver` hands its message to a running `pbm serve` over `[lmtp] socket` (pbm.runners.handover) and
 exits with the server's verdict; without a server it delivers in-process, and a message is never
 applied twice, even when the server dies between its commit and its answer."""
 from __future__ import annotations

@@ -8,7 +8,6 @@ import dataclasses
 import re
 
 import pytest
-
 from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import catalogue, i18n

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-import rules
 from support.postoffice import plain
 from test_commands_game import MATE
 
+import rules
 from pbm import i18n
 
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22", "minsu": "c4rol-pw", "jiwoo": "R00t-admin"}

@@ -21,7 +21,6 @@ from pbm.i18n import N_, _, ngettext
 from pbm.model import accounts, games, guard, tournaments
 from pbm.outbox import compose
 
-
 # A new account in Chinese or Korean reads the moves in its own notation (in the games that have
 # it: Xiangqi for Chinese, Janggi for Korean; the others as `both`) unless it asks otherwise.
 NOTATION_OF = {"zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}

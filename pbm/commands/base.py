@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbm import catalogue
-from pbm.commands import parse
-from pbm.commands import wording
+from pbm.commands import parse, wording
 from pbm.commands.parse import MASK, Request
 from pbm.config import Config
 from pbm.i18n import N_, _

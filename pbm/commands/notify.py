@@ -11,7 +11,6 @@ from contextlib import AbstractContextManager
 from typing import NamedTuple
 
 import rules
-from rules import notation, notation_styles
 from pbm import catalogue, i18n, pictures
 from pbm.commands import clocks, movelist, notices, wording
 from pbm.commands.base import Context
@@ -21,6 +20,7 @@ from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
+from rules import notation, notation_styles
 from rules.board_ascii import hand_lines
 from rules.board_svg import last_move_squares
 
