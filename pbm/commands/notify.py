@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 from typing import NamedTuple
 
 import rules
-from pbm import catalogue, i18n, pictures
+from pbm import catalogue, i18n
 from pbm.commands import clocks, movelist, notices, wording
 from pbm.commands.base import Context
 from pbm.i18n import _
@@ -20,6 +20,7 @@ from pbm.model import accounts, games, pgn, tokens, vacations
 from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
+from pbm.pictures.deferred import Deferred
 from rules import notation, notation_styles
 from rules.board_ascii import hand_lines
 from rules.board_svg import last_move_squares
@@ -158,10 +159,10 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     shown, turned, style, faces = values["drawn"]
     if style == "svg":
         return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
-    picture = pictures.board_png(shown, turned=turned, faces=faces)
+    picture = Deferred(shown, turned=turned, faces=faces)     # drawn as the mail is sent
     content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
     html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
-    return html, ((content_id, "image/png", picture.data),)
+    return html, ((content_id, "image/png", picture.placeholder()),)
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:

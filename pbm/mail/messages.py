@@ -45,4 +45,4 @@ class Outgoing:
     html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
     attachments: tuple[tuple[str, str], ...] = ()   # (file name, text): e.g. the game's PGN
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
-    related: tuple[tuple[str, str, bytes], ...] = ()
+    related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)

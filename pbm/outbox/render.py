@@ -85,11 +85,13 @@ def _html_part(html: str) -> tuple[list[str], str]:
         _base64(html.encode("utf-8"))
 
 
-def _inline_part(content_id: str, mime_type: str, data: bytes) -> tuple[list[str], str]:
-    """A picture the HTML part shows as `cid:CONTENT_ID`, shown inline rather than attached."""
+def _inline_part(content_id: str, mime_type: str, data: bytes | str) -> tuple[list[str], str]:
+    """A picture the HTML part shows as `cid:CONTENT_ID`, shown inline rather than attached.  Its
+    `data` may be a line that stands for it until the mail is sent (pbm.pictures.deferred)."""
     name = f"{content_id.partition('@')[0]}.{mime_type.rpartition('/')[2]}"
     return [f'Content-Type: {mime_type}; name="{name}"', "Content-Transfer-Encoding: base64",
-            f"Content-ID: <{content_id}>", f'Content-Disposition: inline; filename="{name}"'], _base64(data)
+            f"Content-ID: <{content_id}>", f'Content-Disposition: inline; filename="{name}"'], \
+        data if isinstance(data, str) else _base64(data)
 
 
 @functools.lru_cache(maxsize=32)

@@ -15,6 +15,7 @@ from pbm.outbox import bounces, claims
 from pbm.outbox.claims import Write
 from pbm.outbox.maildir import Maildir
 from pbm.outbox.transports import Refused, Transport, Unavailable
+from pbm.pictures import deferred
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
                 claims.release(write, claimant, [row])
                 continue
             try:
-                transport.send(row)
+                transport.send({**row, "raw": deferred.fill(row["raw"])})
             except Unavailable as e:
                 _retry_later(write, claimant, config, row, str(e), report)
                 claims.release(write, claimant, rows[index + 1:])

@@ -34,16 +34,21 @@ def view_of(game: rules.Game, *, turned: bool, faces: str = "hanja") -> View:
     """The picture `game` shows now to a reader on the first player's side (`turned`: the second's),
     with Janggi's pieces in `faces`.  A checkmate is "checkmate" in `game.reason`: the side to move
     is the mated one, as it is the one in check."""
+    return view_from(game, last=game.moves[-1] if game.moves else "",
+                     mated=game.reason == "checkmate", turned=turned, faces=faces)
+
+
+def view_from(game: rules.Game, *, last: str, mated: bool, turned: bool, faces: str) -> View:
+    """The picture of `game`'s position with `last` (a move in coordinates, "" for none) marked and,
+    if `mated`, its side to move mated: what a game rebuilt from a FEN cannot say of itself."""
     if faces not in FACES:
         raise ValueError(f"faces is one of {', '.join(FACES)}, not {faces!r}")
     v, pos = game.variant, game.position
     if not any(piece.hangul for piece in v.pieces):
         faces = "hanja"                 # the same picture either way: one cache entry
-    mated = game.reason == "checkmate"
     king = pos.kings[pos.side] if mated or game.in_check() else -1
     hands = getattr(pos, "hands", None) if v.drops else None
-    return View(variant=v, fen=game.fen(),
-                last=tuple(last_move_squares(v, game.moves[-1] if game.moves else "")),
+    return View(variant=v, fen=game.fen(), last=tuple(last_move_squares(v, last)),
                 king=king, mated=mated, turned=turned, faces=faces, tables=game.tables,
                 board=tuple(pos.board[:game.tables.n]),
                 hands=tuple(tuple(hand) for hand in hands) if hands is not None else ())

@@ -21,6 +21,7 @@ from pbm.config import load_config
 from pbm.model.db import transaction
 from pbm.model.store import open_db
 from pbm.outbox import queue
+from pbm.pictures import deferred
 
 SERVER = "pbm@pbm.test"
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22", "carol": "c4rol-pw", "root": "R00t-admin"}
@@ -78,12 +79,14 @@ class PostOffice:
         return self._new_mail()
 
     def _new_mail(self) -> list[EmailMessage]:
+        """The mails queued since the last look, as the sender hands them over (pictures drawn)."""
         rows = self.db.execute("SELECT id, raw FROM outbox_bodies WHERE id > ? ORDER BY id",
                                [self._last_outbox]).fetchall()
         if rows:
             self._last_outbox = rows[-1][0]
-        self.sent += [raw for _, raw in rows]
-        return [message_from_bytes(raw, policy=policy.default) for _, raw in rows]
+        sent = [deferred.fill(raw) for _, raw in rows]
+        self.sent += sent
+        return [message_from_bytes(raw, policy=policy.default) for raw in sent]
 
     # --- shortcuts ------------------------------------------------------------------------------
 

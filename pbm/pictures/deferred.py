@@ -1,0 +1,78 @@
+"""A picture drawn when its mail is sent, not when it is queued.
+
+A board mail is queued inside the write transaction of the command that made it, by the one thread
+that writes the database; drawing its two PNG views there cost more than the rest of a move.  So
+the mail is queued with a placeholder line where the picture's base64 goes, naming what to draw (the
+game, its FEN, the last move, check or mate, the side, the faces), and the sender (`fill`) draws it
+-- once per view, from the pictures' cache -- just before the bytes are handed over.  The same
+placeholder always gives the same bytes, so a mail sent twice after a crash is the same mail.
+
+If a picture cannot be drawn, the mail still goes: the placeholder becomes a one-pixel PNG, so the
+reader has the text part's board and the FEN (the picture's alt text), and the failure is logged.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import logging
+import re
+
+import rules
+from pbm.pictures import Picture, cached_draw
+from pbm.pictures.drawing import size
+from pbm.pictures.view import view_from
+
+log = logging.getLogger(__name__)
+
+MARK = b"pbm-picture:"                  # never the start of a base64 line (":" is not in its alphabet)
+_PLACEHOLDER = re.compile(re.escape(MARK) + rb"([A-Za-z0-9_=-]+)")
+# A transparent 1x1 PNG: what stands in for a picture that could not be drawn.
+BLANK = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+
+
+class Deferred:
+    """What a board mail shows, to be drawn when it is sent: its size and key are known now."""
+
+    def __init__(self, game: rules.Game, *, turned: bool, faces: str = "hanja"):
+        # a setup choice (Janggi's cho=, han=) only arranges the start, which the FEN already holds
+        params = {k: v for k, v in game.params.items() if k not in {s.lower() for s in game.side_names}}
+        self.spec = json.dumps({"v": game.variant.name, "p": params, "f": game.fen(),
+                                "m": game.moves[-1] if game.moves else "",
+                                "x": game.reason == "checkmate", "t": turned, "c": faces},
+                               sort_keys=True, separators=(",", ":"))
+        self.width, self.height = size(game.variant)
+        self.alt = game.fen()
+        self.key = "board-" + hashlib.sha256(self.spec.encode()).hexdigest()[:24]
+
+    def img(self, src: str) -> str:
+        return Picture(b"", self.width, self.height, self.alt, self.key).img(src)
+
+    def placeholder(self) -> str:
+        """The line queued where the picture's base64 goes."""
+        return (MARK + base64.urlsafe_b64encode(self.spec.encode())).decode("ascii")
+
+
+def fill(raw: bytes) -> bytes:
+    """`raw` with every picture placeholder replaced by its PNG in base64 (76-column lines)."""
+    if MARK not in raw:
+        return raw
+    return _PLACEHOLDER.sub(lambda m: _encoded(m.group(1)), raw)
+
+
+def _encoded(token: bytes) -> bytes:
+    data = _drawn(token)
+    text = binascii.b2a_base64(data, newline=False)
+    return b"\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+
+def _drawn(token: bytes) -> bytes:
+    try:
+        spec = json.loads(base64.urlsafe_b64decode(token))
+        game = rules.Game.new(spec["v"], spec["p"] or None, spec["f"])
+        return cached_draw(view_from(game, last=spec["m"], mated=spec["x"], turned=spec["t"],
+                                     faces=spec["c"])).data
+    except Exception:                   # the mail goes without its picture rather than not at all
+        log.exception("a board picture could not be drawn; the mail goes with a blank one")
+        return BLANK

@@ -1,0 +1,66 @@
+"""Board pictures are drawn when their mail is sent, not in the write transaction that queues it:
+the queued bytes hold a placeholder, the sent ones the PNG -- the same bytes on every sending --
+and a picture that cannot be drawn leaves the mail readable (its text board, its FEN)."""
+from __future__ import annotations
+
+import io
+from email import message_from_bytes, policy
+
+import pytest
+from PIL import Image
+from support.postoffice import PostOffice
+
+from pbm import intake, pictures
+from pbm.pictures import deferred, drawing
+
+pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
+
+
+def png_of(raw: bytes) -> bytes:
+    mail = message_from_bytes(raw, policy=policy.default)
+    [part] = [p for p in mail.walk() if p.get_content_type() == "image/png"]
+    return part.get_content()
+
+
+def test_the_writer_queues_a_placeholder_and_the_sender_draws_it_once_per_view(post: PostOffice,
+                                                                              monkeypatch):
+    drawn = []
+    real = pictures.render
+    monkeypatch.setattr(pictures, "render", lambda view: drawn.append(view) or real(view))
+    monkeypatch.setattr(deferred, "cached_draw", deferred.cached_draw.__wrapped__)    # count each
+    committed = []
+    real_accept = intake.accept
+
+    def accept(*args, **kwargs):
+        result = real_accept(*args, **kwargs)
+        committed.append(len(drawn))
+        return result
+    monkeypatch.setattr(intake, "accept", accept)
+    post.move(101, "alice", "h3e3")
+    assert committed == [0]                         # nothing drawn while the move was committed
+    drawn.clear()
+    queued = [raw for (raw,) in post.db.execute("SELECT raw FROM outbox_bodies ORDER BY id DESC LIMIT 2")]
+    assert all(deferred.MARK in raw for raw in queued)
+    sent = [deferred.fill(raw) for raw in queued]
+    assert len(drawn) == 2 and {view.turned for view in drawn} == {False, True}
+    assert all(deferred.MARK not in raw for raw in sent)
+    for raw in sent:
+        image = Image.open(io.BytesIO(png_of(raw)))
+        assert image.size == drawing.size(drawn[0].variant) and image.size[0] >= 300
+    assert [deferred.fill(raw) for raw in queued] == sent          # the same bytes when sent again
+
+
+def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffice, monkeypatch):
+    post.move(101, "alice", "h3e3")
+    [(raw,)] = post.db.execute("SELECT raw FROM outbox_bodies ORDER BY id DESC LIMIT 1").fetchall()
+
+    def broken(view):
+        raise RuntimeError("no font")
+    monkeypatch.setattr(deferred, "cached_draw", broken)
+    sent = deferred.fill(raw)
+    assert png_of(sent) == deferred.BLANK
+    mail = message_from_bytes(sent, policy=policy.default)
+    text = mail.get_body(("plain",)).get_content()
+    assert "rR" in text and "bK" in text                        # the ASCII board is there
+    html = mail.get_body(("html",)).get_content()
+    assert 'alt="' in html and "/" in html.split('alt="')[1].split('"')[0]   # the FEN as alt text
