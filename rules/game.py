@@ -358,6 +358,16 @@ class Game:
             pos.push(move)
         return names
 
+    def name_last(self, style: str) -> str:
+        """The last move played, named in `style`: what a mail about that move says, without naming
+        every move before it again (name_moves)."""
+        notation_styles.check_style(self.variant, style)
+        move = self.position.pop()
+        try:
+            return notation_styles.write(self.position, move, style)
+        finally:
+            self.position.push(move)
+
     def _parse(self, text: str) -> Move:
         legal = self._legal_moves()
         move = notation_styles.read_points(self.position, text)

@@ -1,4 +1,6 @@
 """The Game API: endings, notation input, error messages a player can act on, the pbmserv board."""
+import random
+
 import pytest
 
 import rules
@@ -127,3 +129,17 @@ def test_unknown_variant_and_parameters():
         rules.Game.new("chess")
     with pytest.raises(rules.RulesError, match="no parameters"):
         rules.Game.new("xiangqi", {"korean": True})
+
+
+@pytest.mark.parametrize("variant, styles", [("xiangqi", ("chinese", "chinese-traditional", "wxf")),
+                                             ("janggi", ("korean",))])
+def test_the_last_move_is_named_as_the_whole_list_names_it(variant, styles):
+    """name_last, which a mail about a move uses, agrees with name_moves at every ply."""
+    rng = random.Random(variant)
+    game = rules.Game.new(variant)
+    for _ in range(80):
+        if game.result != "*":
+            break
+        game.play(rng.choice(game.legal_moves()))
+        for style in styles:
+            assert game.name_last(style) == game.name_moves(style)[-1]

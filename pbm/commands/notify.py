@@ -105,7 +105,7 @@ def reader_styles(variant: rules.Variant) -> tuple[str, ...]:
 
 def last_move_names(game: rules.Game) -> dict[str, str]:
     """The move just played on `game`, named in each of `reader_styles`."""
-    return {style: game.name_moves(style)[-1] for style in reader_styles(game.variant)}
+    return {style: game.name_last(style) for style in reader_styles(game.variant)}
 
 
 def player_sides(board: Board, game: rules.Game) -> tuple[str, str]:
@@ -124,7 +124,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     style = prefs["notation"]
     if style in reader_styles(game.variant):
-        names = game.name_moves(style)[:upto]
+        key = ("names", style, id(game), len(game.moves))    # once per event, for all its readers
+        if key not in board.rendered:
+            board.rendered[key] = game.name_moves(style)
+        names = board.rendered[key][:upto]
         moves = movelist.text(board, sides, upto, style, names)
     else:
         moves = movelist.text(board, sides, upto, "both" if style not in movelist.STYLES else style)
