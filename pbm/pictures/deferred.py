@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import re
+from collections import OrderedDict
 
 import rules
 from pbm.pictures import Picture, cached_draw
@@ -61,10 +62,24 @@ def fill(raw: bytes) -> bytes:
     return _PLACEHOLDER.sub(lambda m: _encoded(m.group(1)), raw)
 
 
+KEPT = 64                               # views whose base64 is kept: an event's, and the last few
+_done: OrderedDict[bytes, bytes] = OrderedDict()
+
+
 def _encoded(token: bytes) -> bytes:
+    """The picture's base64 lines: made once per view, for every reader who sees it (a blank one
+    that stood in for a failure is not kept: the next mail tries again)."""
+    if token in _done:
+        _done.move_to_end(token)
+        return _done[token]
     data = _drawn(token)
     text = binascii.b2a_base64(data, newline=False)
-    return b"\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+    lines = b"\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+    if data is not BLANK:
+        _done[token] = lines
+        if len(_done) > KEPT:
+            _done.popitem(last=False)
+    return lines
 
 
 def _drawn(token: bytes) -> bytes:
