@@ -107,7 +107,7 @@ def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str
                                        f"({whose}): {e}. Nothing was set; send the tree again with "
                                        f"that line put right.") from None
         finally:
-            for _ in played:
+            for _move in played:
                 game.undo()
         for i in range(1, len(played), 2):
             before = tuple(played[:i])

@@ -113,6 +113,11 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
     (r"(?P<user>\w+) did not take up the challenge within (?P<days>[\d.]+) days", lambda m: _(
         "{user} did not take up the challenge within {days} days").format(user=m["user"],
                                                                          days=m["days"])),
+    (r"(?P<user>\w+) withdrew from the tournament (?P<name>[\w-]+)", lambda m: _(
+        "{user} withdrew from the tournament {name}").format(user=m["user"], name=m["name"])),
+    (r"(?P<user>\w+) was withdrawn from the tournament (?P<name>[\w-]+) by (?P<director>\w+)", lambda m: _(
+        "{user} was withdrawn from the tournament {name} by {director}").format(
+        user=m["user"], name=m["name"], director=m["director"])),
     (r"adjudicated by (?P<admin>\w+): (?P<why>.*)", lambda m: _(
         "adjudicated by {admin}: {why}").format(admin=m["admin"], why=m["why"])),
     (r"(?P<user>\w+) forfeited, ruled by (?P<admin>\w+): (?P<why>.*)", lambda m: _(
