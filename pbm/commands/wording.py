@@ -65,9 +65,13 @@ def board(game: rules.Game, turned: bool, variant: str, english: bool) -> str:
         lines = lines[:-len(kept) - 1]
     while lines and not lines[-1]:
         lines.pop()
-    lines = [_HAND.sub(lambda m: _("In {side}'s hand: {pieces}").format(side=name(m[1]), pieces=m[2]),
-                       _MARGIN.sub(lambda m: name(m[1]), line)) for line in lines]
+    lines = [hand(_MARGIN.sub(lambda m: name(m[1]), line)) for line in lines]
     return "\n".join(lines) + "\n\n" + legend(variant)
+
+
+def hand(line: str) -> str:
+    """A line of the rules core's `In White's hand: ...` in the reader's language (others as they are)."""
+    return _HAND.sub(lambda m: _("In {side}'s hand: {pieces}").format(side=name(m[1]), pieces=m[2]), line)
 
 
 _COUNT = re.compile(r"(\w+) ([\d.]+) - (\w+) ([\d.]+)")

@@ -61,6 +61,11 @@ class Table:
         return "\n".join(lines + ["</table>"]) + "\n"
 
 
+def legend(kind: str) -> str:
+    """The legend under a table of `kind`, in the reader's language."""
+    return _(LEGEND[kind])
+
+
 def number(value: float) -> str:
     return f"{value:g}"
 
@@ -83,7 +88,7 @@ def table(system: str, entrants: list[Entrant], games: list[Game], double: bool 
         if full.fits():
             return full
     return Table(header(ranked, [_("Gms")]), tuple(lead(s) + (str(s.games),) for s in ranked),
-                 _(LEGEND["standings"]))
+                 legend("standings"))
 
 
 def lead(standing: Standing) -> tuple[str, ...]:
@@ -112,7 +117,7 @@ def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
                 cells.append(mark(met[0], row.user) + met[0].colour(row.user) if met else ".")
         rows.append(lead(row) + tuple(cells))
     columns = [str(s.rank) for s in ranked]
-    return Table(header(ranked, columns), tuple(rows), _(LEGEND["double" if double else "grid"]))
+    return Table(header(ranked, columns), tuple(rows), legend("double" if double else "grid"))
 
 
 def by_round(ranked: list[Standing], games: list[Game]) -> Table:
@@ -132,7 +137,7 @@ def by_round(ranked: list[Standing], games: list[Game]) -> Table:
                              "".join(g.colour(row.user) + mark(g, row.user) for g in these))
         rows.append(lead(row) + tuple(cells))
     return Table(header(ranked, [_("R{number}").format(number=n) for n in range(1, last + 1)]),
-                 tuple(rows), _(LEGEND["rounds"]))
+                 tuple(rows), legend("rounds"))
 
 
 def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
