@@ -151,10 +151,10 @@ def describe(board: Board, game: rules.Game, user: str, tree: list[list[str]]) -
             branches.setdefault(line[0], []).append(line)
         for theirs, group in branches.items():
             mine = group[0][1]
-            named = [notify.played(theirs, game.describe(theirs))]
-            game.play(theirs)
-            named.append(notify.played(mine, game.describe(mine)))
-            game.play(mine)
+            named = []
+            for move in (theirs, mine):         # each named in the reader's notation
+                game.play(move)
+                named.append(notify.played(move, game.notation[-1], notify.last_move_names(game)))
             said = (_("then if {user} plays {move}, you play {reply}.") if depth else
                     _("If {user} plays {move}, you play {reply}."))
             out.append("  " * depth + said.format(user=opponent, move=named[0], reply=named[1]))
@@ -198,10 +198,10 @@ def reply(ctx: Context, board: Board, game: rules.Game, owner: str, ply: int, tr
     following = [line for line in tree if line[0] == last]
     if not following:
         conditionals.clear(ctx.db, board, owner)
-        move = notify.played(last, game.notation[-1])
+        notation, names = game.notation[-1], notify.last_move_names(game)
         notes.setdefault(owner, []).append(lazy(lambda: _(
             "Your conditional moves did not foresee {user}'s {move}, so they were dropped.").format(
-            user=board.opponent(owner), move=move)))
+            user=board.opponent(owner), move=notify.played(last, notation, names))))
         return None
     conditionals.replace(ctx.db, board, owner, board.ply + 1,
                          [line[2:] for line in following if len(line) > 2])
