@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered
-from pbm.i18n import _, ngettext
+from pbm.i18n import ngettext
 from pbm.model.db import Database, timestamp
 
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
