@@ -132,3 +132,20 @@ def _refused(move: str) -> rules.RulesError:
     except rules.RulesError as e:
         return e
     raise AssertionError(f"{move} was played")
+
+
+def test_a_command_from_another_address_and_an_end_notice_speak_the_players_language(tmp_path):
+    post = PostOffice(tmp_path)
+    _speaking(post, "zh-Hans", "alice", "bob")
+    post.send("xiangqi challenge alice bob")
+    [answer] = post.send("xiangqi notify alice Sw0rdfish")
+    assert "你的任何对局结束时，你都会收到通知。" in text(answer)
+    mails = post.send("xiangqi move 101 alice Sw0rdfish h3e3", sender="elsewhere@example.net")
+    told = {m["To"]: m for m in mails}
+    assert "Done for alice on Xiangqi Board 101." in flat(told["elsewhere@example.net"])   # a stranger
+    assert "这是从elsewhere@example.net发出的，它不是你的注册地址之一。" in "".join(
+        text(told["alice@example.org"]).split())
+    post.send("xiangqi move 101 bob Hunter22 h10g8", sender="bob@example.org")
+    notices = [m for m in post.send("xiangqi move 101 alice Sw0rdfish resign") if "棋谱见附件。" in text(m)]
+    assert [m["To"] for m in notices] == ["alice@example.org"]
+    assert "Xiangqi Board 101（alice - bob）已结束：" in flat(notices[0])
