@@ -68,6 +68,32 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
         mails += post.send(f"{game} move {board} bob {PASSWORDS['bob']} accept", sender="bob@example.org")
         mails += post.send(f"{game} player alice") + post.send(f"{game} history alice")   # a draw only
         mails += post.send(f"{game} standings")
+    mails += post.send("xiangqi challenge alice bob", sender="alice@example.org")      # Board 102
+    mails += post.send(f"xiangqi conditional 102 bob {PASSWORDS['bob']}", "h3e3 h10g8\nh3h9 h10g8",
+                       sender="bob@example.org")
+    mails += post.send(f"xiangqi conditional 102 bob {PASSWORDS['bob']}", "h3e3 h10g8 h1g3 i10h10\n"
+                       "b3e3 b8e8", sender="bob@example.org")
+    mails += post.send("xiangqi status 102", sender="bob@example.org")
+    mails += post.send(f"xiangqi submit 102 alice {PASSWORDS['alice']} h3e3", sender="alice@example.org")
+    mails += post.send(f"xiangqi confirm 102 alice {PASSWORDS['alice']}", sender="alice@example.org")
+    mails += post.send(f"xiangqi notify alice {PASSWORDS['alice']}", sender="alice@example.org")
+    mails += post.send(f"xiangqi limit bob {PASSWORDS['bob']} 1", sender="bob@example.org")
+    mails += post.send("xiangqi challenge alice bob", sender="alice@example.org")        # refused
+    mails += post.send(f"xiangqi limit bob {PASSWORDS['bob']} off", sender="bob@example.org")
+    mails += post.send(f"xiangqi move 102 alice {PASSWORDS['alice']} h1g3", sender="elsewhere@example.net")
+    mails += post.send(f"xiangqi tournament create rr alice {PASSWORDS['alice']} --system=roundrobin",
+                       sender="alice@example.org")
+    for user in ("alice", "bob", "carol", "root"):
+        mails += post.send(f"xiangqi tournament join rr {user} {PASSWORDS[user]}", sender=f"{user}@example.org")
+    mails += post.send(f"xiangqi tournament start rr alice {PASSWORDS['alice']}", sender="alice@example.org")
+    mails += post.send(f"xiangqi tournament create cup alice {PASSWORDS['alice']} --system=knockout",
+                       sender="alice@example.org")
+    for user in ("alice", "bob"):
+        mails += post.send(f"xiangqi tournament join cup {user} {PASSWORDS[user]}", sender=f"{user}@example.org")
+    mails += post.send(f"xiangqi tournament start cup alice {PASSWORDS['alice']}", sender="alice@example.org")
+    board, mover = post.db.execute("SELECT board, to_move FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} h3e3", sender=f"{mover}@example.org")
+    mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} resign", sender=f"{mover}@example.org")
     mails += post.send(f"xiangqi tournament create spring alice {PASSWORDS['alice']} --system=swiss "
                        f"--rounds=2", sender="alice@example.org")
     for user in ("alice", "bob", "carol"):
@@ -99,7 +125,10 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     assert not wrong, "\n".join(f"{subject}: {line!r}" for subject, line in wrong)
     said = "\n".join(text(mail) for mail in mails)
     for sentence in ("You asked to take back", "1 move so far", "0 won, 1 drawn, 0 lost",
-                     "Vacation days left this year after it: 10 of 30."):
+                     "Vacation days left this year after it: 10 of 30.",
+                     "then if alice plays h1g3 (H2+3), you play i10h10 (R9=8).",
+                     "Preview: nothing was played yet.", "The Xiangqi tournament cup is over.",
+                     "This was sent from elsewhere@example.net,"):
         assert sentence in said                 # the walk reached the mails that say them
 
 

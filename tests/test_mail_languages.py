@@ -74,8 +74,8 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     assert "  1. 炮二平五" in alice and "4. 车1退1" in alice and "4. 車1退1" in bob
     header, first = next(lines for lines in zip(bob.splitlines(), bob.splitlines()[1:])
                          if lines[0].startswith("     alice"))
-    # each name over its column's moves, after the move number ("  2. "): aligned in display columns
-    assert i18n.width(header.split("bob")[0]) == i18n.width(first.split("  2.")[0]) + len("  2. ")
+    # each name stands over its column's moves, after the moves' numbers: aligned in display columns
+    assert i18n.width(header[:header.index("bob")]) == i18n.width(first[:first.index("車1進1")])
     assert pbm_env.query("SELECT status, winner, reason FROM games") == [("finished", "alice", "checkmate")]
     assert_fits(seen)
 

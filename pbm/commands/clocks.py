@@ -34,17 +34,20 @@ LOW_DAYS = 2.0                          # the reminder: at two days left, or a q
 def parse(value: str, max_days: float) -> str:
     """`--clock=10+1` -> "10+1" (as stored in the game's options), or CommandError."""
     bank_text, plus, increment_text = value.partition("+")
-    example = "write --clock=BANK+INCREMENT in days, for example --clock=10+1 (ten days, and one " \
-              "more after each move) or --clock=7+0.5"
+    example = _("write --clock=BANK+INCREMENT in days, for example --clock=10+1 (ten days, and one more "
+                "after each move) or --clock=7+0.5")
     try:
         bank, increment = float(bank_text), float(increment_text) if plus else 0.0
     except ValueError:
-        raise CommandError(f"--clock={value} is not a clock: {example}.") from None
+        raise CommandError(_("--clock={value} is not a clock: {example}.").format(
+            value=value, example=example)) from None
     if not bank >= MIN_BANK:
-        raise CommandError(f"--clock={value}: the bank must be at least one day ({example}).")
+        raise CommandError(_("--clock={value}: the bank must be at least one day ({example}).").format(
+            value=value, example=example))
     if not (bank <= max_days and 0 <= increment <= max_days) or 0 < increment < MIN_INCREMENT - 1e-9:
-        raise CommandError(f"--clock={value}: the bank is at most {max_days:g} days, and the increment "
-                           f"0 or from an hour (0.042) to {max_days:g} days; {example}.")
+        raise CommandError(_("--clock={value}: the bank is at most {most} days, and the increment 0 or "
+                             "from an hour (0.042) to {most} days; {example}.").format(
+            value=value, most=f"{max_days:g}", example=example))
     return f"{bank:g}+{increment:g}"
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 import rules
-from pbm.commands import notify
+from pbm.commands import notify, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -37,6 +37,7 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy, ngettext
 from pbm.model import accounts, conditionals
 from pbm.model.games import Board
 from pbm.outbox import compose
@@ -50,8 +51,8 @@ def conditional(ctx: Context, req: Request) -> None:
     board = load_board(ctx, req.game, req.args[0])
     user = authenticate(ctx, req.args[1], req.args[2])
     if len(req.args) == 4 and req.args[3].lower() != "clear":
-        raise CommandError("The only word conditional takes after the password is clear; the "
-                           "branches go in the body of the mail, one a line, such as: h10g8 h1g3")
+        raise CommandError(_("The only word conditional takes after the password is clear; the "
+                             "branches go in the body of the mail, one a line, such as: h10g8 h1g3"))
     arrange(ctx, board, user, "clear" if len(req.args) == 4 else ctx.comment)
 
 
@@ -62,20 +63,26 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
     where = f"{board.title} Board {board.number}"
     if text.strip().lower() == "clear":
         dropped = conditionals.clear(ctx.db, board, user)
-        _answer(ctx, board, user, [f"Your conditional moves on {where} are cleared ({dropped} "
-                                   f"line{'s' * (dropped != 1)} dropped)."])
+        _answer(ctx, board, user, [ngettext(
+            "Your conditional moves on {where} are cleared ({n} line dropped).",
+            "Your conditional moves on {where} are cleared ({n} lines dropped).", dropped).format(
+            where=where, n=dropped)])
         return
     if board.to_move == user:
-        raise CommandError(f"It is your move on {where}: conditional moves answer your opponent's "
-                           f"next move, so make yours first, then send them.")
+        raise CommandError(_("It is your move on {where}: conditional moves answer your opponent's "
+                             "next move, so make yours first, then send them.").format(where=where))
     game = board.replay()
     tree = _read(board, user, game, text)
     conditionals.replace(ctx.db, board, user, board.ply, tree)
     _answer(ctx, board, user, [
-        f"Your conditional moves on {where} are set ({len(tree)} line{'s' * (len(tree) != 1)}); they "
-        f"replace any you had. {board.opponent(user)} does not see them.", "",
+        ngettext("Your conditional moves on {where} are set ({n} line); they replace any you had. "
+                 "{user} does not see them.",
+                 "Your conditional moves on {where} are set ({n} lines); they replace any you had. "
+                 "{user} does not see them.", len(tree)).format(where=where, n=len(tree),
+                                                                user=board.opponent(user)), "",
         *describe(board, game, user, tree), "",
-        f"To drop them: {board.variant} conditional {board.number} {user} PASSWORD clear"])
+        _("To drop them: {command}").format(
+            command=f"{board.variant} conditional {board.number} {user} PASSWORD clear")])
 
 
 def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str]]:
@@ -90,35 +97,45 @@ def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str
             continue
         line = " ".join(raw.split())
         if len(tree) == MAX_LINES:
-            raise CommandError(f"A tree holds at most {MAX_LINES} lines; yours has more. Nothing was set.")
+            raise CommandError(_("A tree holds at most {most} lines; yours has more. Nothing was "
+                                 "set.").format(most=MAX_LINES))
         if len(words) % 2 or len(words) > MAX_MOVES:
-            raise CommandError(f"The line \"{line}\" has {len(words)} move{'s' * (len(words) != 1)}: a "
-                               f"line is pairs of moves, {opponent}'s then your reply (h10g8 h1g3), up "
-                               f"to {MAX_MOVES} moves. Nothing was set; send the tree again with it "
-                               f"put right.")
+            raise CommandError(ngettext(
+                "The line \"{line}\" has {n} move: a line is pairs of moves, {user}'s then your reply "
+                "(h10g8 h1g3), up to {most} moves. Nothing was set; send the tree again with it put "
+                "right.",
+                "The line \"{line}\" has {n} moves: a line is pairs of moves, {user}'s then your reply "
+                "(h10g8 h1g3), up to {most} moves. Nothing was set; send the tree again with it put "
+                "right.", len(words)).format(line=line, n=len(words), user=opponent, most=MAX_MOVES))
         played: list[str] = []
         try:
             for i, word in enumerate(words):
                 try:
                     played.append(game.play(word))
                 except rules.RulesError as e:
-                    whose = f"{opponent}'s" if i % 2 == 0 else "your reply"
-                    raise CommandError(f"The line \"{line}\" is refused at its move {i + 1}, {word} "
-                                       f"({whose}): {e}. Nothing was set; send the tree again with "
-                                       f"that line put right.") from None
+                    refused = (_("The line \"{line}\" is refused at its move {n}, {move} ({user}'s): "
+                                 "{why} Nothing was set; send the tree again with that line put "
+                                 "right.") if i % 2 == 0 else
+                               _("The line \"{line}\" is refused at its move {n}, {move} (your "
+                                 "reply): {why} Nothing was set; send the tree again with that line "
+                                 "put right."))
+                    raise CommandError(refused.format(line=line, n=i + 1, move=word, user=opponent,
+                                                      why=wording.refusal(e))) from None
         finally:
-            for _ in played:
+            for _move in played:
                 game.undo()
         for i in range(1, len(played), 2):
             before = tuple(played[:i])
             if replies.setdefault(before, played[i]) != played[i]:
-                raise CommandError(f"The line \"{line}\" answers {' '.join(before)} with {played[i]}, "
-                                   f"but an earlier line answers it with {replies[before]}: each "
-                                   f"position needs one reply. Nothing was set.")
+                raise CommandError(_("The line \"{line}\" answers {moves} with {move}, but an earlier "
+                                     "line answers it with {earlier}: each position needs one reply. "
+                                     "Nothing was set.").format(line=line, moves=" ".join(before),
+                                                                move=played[i], earlier=replies[before]))
         tree.append(played)
     if not tree:
-        raise CommandError(f"There were no conditional moves in your mail: write one line per "
-                           f"branch in the body, {opponent}'s move then your reply, such as h10g8 h1g3.")
+        raise CommandError(_("There were no conditional moves in your mail: write one line per branch "
+                             "in the body, {user}'s move then your reply, such as h10g8 h1g3.").format(
+            user=opponent))
     return tree
 
 
@@ -134,12 +151,13 @@ def describe(board: Board, game: rules.Game, user: str, tree: list[list[str]]) -
             branches.setdefault(line[0], []).append(line)
         for theirs, group in branches.items():
             mine = group[0][1]
-            named = [notify.played(theirs, game.describe(theirs))]
-            game.play(theirs)
-            named.append(notify.played(mine, game.describe(mine)))
-            game.play(mine)
-            then = "then if" if depth else "If"
-            out.append(f"{'  ' * depth}{then} {opponent} plays {named[0]}, you play {named[1]}.")
+            named = []
+            for move in (theirs, mine):         # each named in the reader's notation
+                game.play(move)
+                named.append(notify.played(move, game.notation[-1], notify.last_move_names(game)))
+            said = (_("then if {user} plays {move}, you play {reply}.") if depth else
+                    _("If {user} plays {move}, you play {reply}."))
+            out.append("  " * depth + said.format(user=opponent, move=named[0], reply=named[1]))
             walk([line[2:] for line in group if len(line) > 2], depth + 1)
             game.undo()
             game.undo()
@@ -160,8 +178,8 @@ def shown_to_owner(ctx: Context, board: Board, game: rules.Game) -> list[str]:
     if not tree:
         return []
     if ply != board.ply:
-        return ["Your conditional moves no longer fit the game; they are dropped at the next move."]
-    return ["Your conditional moves (only you see them):", *describe(board, game, user, tree)]
+        return [_("Your conditional moves no longer fit the game; they are dropped at the next move.")]
+    return [_("Your conditional moves (only you see them):"), *describe(board, game, user, tree)]
 
 
 def reply(ctx: Context, board: Board, game: rules.Game, owner: str, ply: int, tree: list[list[str]],
@@ -172,29 +190,32 @@ def reply(ctx: Context, board: Board, game: rules.Game, owner: str, ply: int, tr
     where = f"{board.title} Board {board.number}"
     if ply != board.ply - 1:
         conditionals.clear(ctx.db, board, owner)
-        notes.setdefault(owner, []).append(f"Your conditional moves on {where} were dropped: the game "
-                                           f"is no longer where they started.")
+        notes.setdefault(owner, []).append(lazy(lambda: _(
+            "Your conditional moves on {where} were dropped: the game is no longer where they "
+            "started.").format(where=where)))
         return None
     last = game.moves[-1]
     following = [line for line in tree if line[0] == last]
     if not following:
         conditionals.clear(ctx.db, board, owner)
-        notes.setdefault(owner, []).append(
-            f"Your conditional moves did not foresee {board.opponent(owner)}'s "
-            f"{notify.played(last, game.notation[-1])}, so they were dropped.")
+        notation, names = game.notation[-1], notify.last_move_names(game)
+        notes.setdefault(owner, []).append(lazy(lambda: _(
+            "Your conditional moves did not foresee {user}'s {move}, so they were dropped.").format(
+            user=board.opponent(owner), move=notify.played(last, notation, names))))
         return None
     conditionals.replace(ctx.db, board, owner, board.ply + 1,
                          [line[2:] for line in following if len(line) > 2])
     return following[0][1]
 
 
-def drop(ctx: Context, board: Board, why: str) -> dict[str, list[str]]:
-    """Drop both players' trees (moves were taken back); the notes that tell their owners."""
+def drop(ctx: Context, board: Board, taken: str) -> dict[str, list[str]]:
+    """Drop both players' trees (the moves `taken` were taken back); the notes that tell their owners."""
     notes: dict[str, list[str]] = {}
     for user in board.players:
         if conditionals.clear(ctx.db, board, user):
-            notes[user] = [f"Your conditional moves on {board.title} Board {board.number} were "
-                           f"dropped: {why}."]
+            notes[user] = [lazy(lambda: _(
+                "Your conditional moves on {title} Board {number} were dropped: {moves} was taken "
+                "back.").format(title=board.title, number=board.number, moves=taken))]
     return notes
 
 

@@ -98,11 +98,11 @@ def _once(out: list[Outgoing], incoming: Incoming) -> list[Outgoing]:
 
 def _dispatch(ctx: Context, incoming: Incoming) -> None:
     if incoming.token is not None and not incoming.vouched:
-        _refuse(ctx, parse.split("reply"), CommandError(
-            f"A reply to a game mail is taken only when the mail server vouches for its sender, "
-            f"and it did not vouch for {incoming.sender} (no DMARC pass). Send the command with "
-            f"your password in the subject instead, for example: xiangqi move 101 USERID PASSWORD "
-            f"h2e2"), what="reply")
+        _refuse(ctx, parse.split("reply"), CommandError(_(
+            "A reply to a game mail is taken only when the mail server vouches for its sender, and it "
+            "did not vouch for {address} (no DMARC pass). Send the command with your password in the "
+            "subject instead, for example: {command}").format(
+            address=incoming.sender, command="xiangqi move 101 USERID PASSWORD h2e2")), what="reply")
         return
     if incoming.token is not None:
         _token_reply(ctx)
@@ -267,11 +267,11 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
                        if not own or i >= CHECKED_WORDS or accounts.verify_password(w, account.password))
     req.trusted = True
     example = notify.example_move(board, board.replay(), user)
-    return CommandError("No line of your reply reads as a move. These are the first lines it read:\n"
-                        + "\n".join(f"    {req.mask(text)}" for text in shown)
-                        + f"\nWrite your move alone on a line (for example {example}), or one of "
-                          f"resign, propose, accept, reject, undo; a greeting or a comment may stand "
-                          f"before or after it.")
+    return CommandError(_("No line of your reply reads as a move. These are the first lines it read:")
+                        + "\n" + "\n".join(f"    {req.mask(text)}" for text in shown) + "\n"
+                        + _("Write your move alone on a line (for example {example}), or one of {words}; "
+                            "a greeting or a comment may stand before or after it.").format(
+                            example=example, words="resign, propose, accept, reject, undo"))
 
 
 def _token_reply(ctx: Context) -> None:

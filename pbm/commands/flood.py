@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from pbm import catalogue
 from pbm.commands.base import CommandError, Context, Unanswered
+from pbm.i18n import ngettext
 from pbm.model.db import Database, timestamp
 
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
@@ -26,29 +27,42 @@ def check(ctx: Context, variant: str, challenger: str, opponent: str) -> None:
         ctx.challenges += 1
         if ctx.challenges > server.challenges_per_mail + 1:
             raise Unanswered("over the challenges of one mail")
-        raise CommandError(f"Only the first {_count(server.challenges_per_mail, 'challenge')} of a "
-                           f"mail are carried out; this one and any after it were not.")
+        raise CommandError(ngettext(
+            "Only the first {n} challenge of a mail is carried out; this one and any after it were not.",
+            "Only the first {n} challenges of a mail are carried out; this one and any after it were "
+            "not.", server.challenges_per_mail).format(n=server.challenges_per_mail))
     pending_to = ctx.db.execute(f"SELECT count(*) FROM games WHERE {_PENDING} AND ? IN (player1, player2)",
                                 [challenger, opponent]).fetchone()[0]
     if pending_to >= server.challenges_pending_per_player:
-        raise CommandError(f"{challenger} already has {_count(pending_to, 'challenge')} to {opponent} "
-                           f"that {opponent} has not taken up; wait until {opponent} moves in one "
-                           f"of them, or they lapse.")
+        raise CommandError(ngettext(
+            "{user} already has {n} challenge to {opponent} that {opponent} has not taken up; wait "
+            "until {opponent} moves in one of them, or they lapse.",
+            "{user} already has {n} challenges to {opponent} that {opponent} has not taken up; wait "
+            "until {opponent} moves in one of them, or they lapse.", pending_to).format(
+            user=challenger, n=pending_to, opponent=opponent))
     pending = ctx.db.execute(f"SELECT count(*) FROM games WHERE {_PENDING}", [challenger]).fetchone()[0]
     if pending >= server.challenges_pending:
-        raise CommandError(f"{challenger} already has {_count(pending, 'challenge')} not yet taken "
-                           f"up, the most this server allows at once.")
+        raise CommandError(ngettext(
+            "{user} already has {n} challenge not yet taken up, the most this server allows at once.",
+            "{user} already has {n} challenges not yet taken up, the most this server allows at once.",
+            pending).format(user=challenger, n=pending))
     for user in (opponent, challenger):
         full = room(ctx.db, variant, user)
         if full:
-            raise CommandError(f"{user} plays at most {_count(full[1], 'running game')} of "
-                               f"{catalogue.title(variant)} at once (GAME limit), and has "
-                               f"{full[0]}.")
+            raise CommandError(ngettext(
+                "{user} plays at most {n} running game of {title} at once (GAME limit), and has "
+                "{running}.",
+                "{user} plays at most {n} running games of {title} at once (GAME limit), and has "
+                "{running}.", full[1]).format(user=user, n=full[1], title=catalogue.title(variant),
+                                              running=full[0]))
     today = ctx.db.execute("SELECT count(*) FROM games WHERE challenger = ? AND created_at > ?",
                            [challenger, timestamp(ctx.now - timedelta(days=1))]).fetchone()[0]
     if today >= server.challenges_per_day:
-        raise CommandError(f"{challenger} has made {_count(today, 'challenge')} in the last day, the "
-                           f"most this server allows; try again tomorrow.")
+        raise CommandError(ngettext(
+            "{user} has made {n} challenge in the last day, the most this server allows; try again "
+            "tomorrow.",
+            "{user} has made {n} challenges in the last day, the most this server allows; try again "
+            "tomorrow.", today).format(user=challenger, n=today))
 
 
 def room(db: Database, variant: str, user: str) -> tuple[int, int] | None:
@@ -65,7 +79,3 @@ def room(db: Database, variant: str, user: str) -> tuple[int, int] | None:
 def started(ctx: Context) -> None:
     """Count a challenge carried out by this mail."""
     ctx.challenges += 1
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"

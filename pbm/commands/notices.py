@@ -9,6 +9,9 @@ The answer lists the notices one has.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from pbm import i18n
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -18,6 +21,7 @@ from pbm.commands.base import (
     find_board,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _, ngettext
 from pbm.model import accounts, games, notices
 from pbm.model.games import Board
 from pbm.outbox import compose
@@ -32,40 +36,47 @@ def notify(ctx: Context, req: Request) -> None:
     lines = []
     if [w.lower() for w in words] == ["off"]:
         dropped = notices.remove(ctx.db, user, variant)
-        lines.append(f"Your end-of-game notices are off ({dropped} dropped).")
+        lines.append(_("Your end-of-game notices are off ({n} dropped).").format(n=dropped))
     elif not words:
         notices.add(ctx.db, user, variant, notices.EVERY_GAME)
-        lines.append("You will get a notice when any game of yours ends.")
+        lines.append(_("You will get a notice when any game of yours ends."))
     else:
         if len(words) > MAX_BOARDS:
-            raise CommandError(f"Ask for at most {MAX_BOARDS} boards at a time.")
+            raise CommandError(_("Ask for at most {most} boards at a time.").format(most=MAX_BOARDS))
         for word in words:
             number, ply = board_number(word)
             board = find_board(ctx, variant, number)
             if board.status != games.ACTIVE or ply is not None:
-                raise CommandError(f"{board.title} Board {board.number} is over, or {word} is not a "
-                                   f"board number alone: notices are for running games, such as "
-                                   f"{board.number}.")
+                raise CommandError(_("{title} Board {number} is over, or {word} is not a board number "
+                                     "alone: notices are for running games, such as {number}.").format(
+                    title=board.title, number=board.number, word=word))
             notices.add(ctx.db, user, variant, board.id)
-        lines.append(f"You will get a notice when {'each of ' * (len(words) > 1)}{', '.join(words)} ends.")
+        lines.append(ngettext("You will get a notice when {boards} ends.",
+                              "You will get a notice when each of {boards} ends.", len(words)).format(
+            boards=", ".join(words)))
     wanted = notices.wanted(ctx.db, user, variant)
     boards = [games.get(ctx.db, game_id).number for game_id in wanted if game_id != notices.EVERY_GAME]
     if notices.EVERY_GAME in wanted:
-        lines.append("Notices now: every game of yours" + (f", and boards {', '.join(map(str, boards))}."
-                                                           if boards else "."))
+        lines.append(_("Notices now: every game of yours, and boards {boards}.").format(
+            boards=", ".join(map(str, boards))) if boards else _("Notices now: every game of yours."))
     elif boards:
-        lines.append(f"Notices now: boards {', '.join(map(str, boards))}.")
-    lines.append(f"To stop them all: {variant} notify {user} PASSWORD off")
-    ctx.answer(f"{ctx.config.server.name}: notices", "note.j2", lines=lines)
+        lines.append(_("Notices now: boards {boards}.").format(boards=", ".join(map(str, boards))))
+    lines.append(_("To stop them all: {command}").format(command=f"{variant} notify {user} PASSWORD off"))
+    ctx.answer(_("{server}: notices").format(server=ctx.config.server.name), "note.j2", lines=lines)
 
 
-def send(ctx: Context, board: Board, subject: str, root: str, attachments: tuple) -> None:
-    """The notices of `board`'s end (sent with its final mails: their `subject`, thread and PGN)."""
-    lines = [f"{board.title} Board {board.number} ({board.player1} - {board.player2}) is over: "
-             f"{describe_end(board)}.",
-             f"The record is attached. For the final board, send: {board.variant} show {board.number}"]
-    for user in notices.readers(ctx.db, board):
-        address = accounts.mail_address(ctx.db, user)
-        if address:
-            ctx.out.append(compose.notify(address, subject, compose.render("note.j2", lines=lines), root=root,
-                                          kind="note", attachments=attachments))
+def send(ctx: Context, board: Board, subject: Callable[[], str], root: str, attachments: tuple) -> None:
+    """The notices of `board`'s end, each in its reader's language (sent with its final mails:
+    their `subject`, written for each reader, thread and PGN)."""
+    wanted = notices.readers(ctx.db, board)
+    for who in (accounts.readers(ctx.db, wanted) if wanted else {}).values():
+        if who.address is None:
+            continue
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            lines = [_("{title} Board {number} ({first} - {second}) is over: {end}.").format(
+                         title=board.title, number=board.number, first=board.player1,
+                         second=board.player2, end=describe_end(board)),
+                     _("The record is attached. For the final board, send: {command}").format(
+                         command=f"{board.variant} show {board.number}")]
+            ctx.out.append(compose.notify(who.address, subject(), compose.render("note.j2", lines=lines),
+                                          root=root, kind="note", attachments=attachments))

@@ -145,7 +145,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "moves": moves,
         "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
         "switches": shown.variant.switches(),
-        "hands": hand_lines(shown.position),
+        "hands": [wording.hand(line) for line in hand_lines(shown.position)],
         "drawn": (shown, turned, prefs["board"], prefs["board_faces"]) if drawn else None,
         "fen": fen,
         "analysis": link,
@@ -225,7 +225,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     ended = board.status in (games.FINISHED, games.CANCELLED)
     attachments = ((pgn.filename(board), record(ctx, board)),) if ended else ()
     if ended:
-        notices.send(ctx, board, subject(board), root, attachments)
+        notices.send(ctx, board, lambda: subject(board), root, attachments)
     notes = {user: list(lines) for user, lines in (notes or {}).items()}
     known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
@@ -275,15 +275,18 @@ def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, ne
     anywhere, and a From is forged at no cost): the game mail, with its reply token, goes to the
     player's registered address, saying where the command came from; the sender gets a short
     confirmation without a token."""
-    sender = ctx.incoming.sender
-    how = "which is not one of your registered addresses" if ctx.incoming.vouched else \
-        "which its mail server did not vouch for (no DMARC pass)"
-    mail.notes.setdefault(actor, []).append(
-        f"This was sent from {sender}, {how}. If it was not you, change your password now "
-        f"(change password {actor} OLD NEW).")
+    sender, vouched = ctx.incoming.sender, ctx.incoming.vouched
+    command = f"change password {actor} OLD NEW"
+    mail.notes.setdefault(actor, []).append(i18n.lazy(lambda: (
+        _("This was sent from {address}, which is not one of your registered addresses. If it was "
+          "not you, change your password now ({command}).") if vouched else
+        _("This was sent from {address}, which its mail server did not vouch for (no DMARC pass). If "
+          "it was not you, change your password now ({command}).")).format(address=sender,
+                                                                           command=command)))
     ctx.out.append(compose.answer(ctx.incoming, subject(board, new=new), compose.render("note.j2", lines=[
-        f"Done for {actor} on {board.title} Board {board.number}. The game mail went to {actor}'s "
-        f"registered address, as {sender} is not one of them or was not vouched for."]),
+        _("Done for {user} on {title} Board {number}. The game mail went to {user}'s registered "
+          "address, as {address} is not one of them or was not vouched for.").format(
+            user=actor, title=board.title, number=board.number, address=sender)]),
         root=thread(ctx, board), kind="note"))
 
 

@@ -274,7 +274,7 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     asker = board.offer_by
     games.take_back(ctx.db, board, plies)
     games.clear_premoves(ctx.db, board)
-    notes = conditional.drop(ctx, board, f"{taken} was taken back")
+    notes = conditional.drop(ctx, board, taken)
     board.offer = board.offer_by = None
     game = board.replay()
     board.to_move = board.player_of(game.turn)

@@ -211,7 +211,7 @@ def preview(ctx: Context, req: Request) -> None:
 
 def replay(ctx: Context, req: Request) -> None:
     """`GAME replay BOARD MOVENO [MOVES...]`: the board after move MOVENO, with MOVES tried on it."""
-    number, _ply = board_number(req.args[0])
+    number = board_number(req.args[0])[0]
     board = find_board(ctx, req.game, number)
     if not req.args[1].isdigit() or int(req.args[1]) > board.ply:
         raise CommandError(_("MOVENO is a number of moves from 0 to {n} (the moves played on {title} "

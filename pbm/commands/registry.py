@@ -198,35 +198,35 @@ COMMANDS: list[Command] = [
     Command("unsubscribe", "BOARD USERID PASSWORD", N_("stop observing a game"), play.unsubscribe,
             game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("help", "", N_("the rules of the game and these commands"), game_help, game=True),
-    Command("conditional", "BOARD USERID PASSWORD [clear]", "moves played for you if your opponent "
-            "plays what you foresaw", conditional.conditional, game=True,
+    Command("conditional", "BOARD USERID PASSWORD [clear]", N_("moves played for you if your opponent "
+            "plays what you foresaw"), conditional.conditional, game=True,
             min_args=3, max_args=4, passwords=(2,),
-            details="Each line of the body is a branch: your opponent's move, your reply, then maybe "
+            details=N_("Each line of the body is a branch: your opponent's move, your reply, then maybe "
                     "their next move and your reply to it (h10g8 h1g3 i10h10 i1h1), in any notation "
                     "the game reads. Every line is checked at once; one that cannot be played refuses "
                     "the whole tree. When your opponent moves, the branch that begins with that move "
                     "is played for you at once (Auto), and the rest of it kept; every other branch "
                     "is dropped. Only you see your tree (in status). It wins over your queue. A new "
                     "tree replaces the old; clear drops it. Or reply to a game mail with conditional "
-                    "on the first line and the branches below."),
-    Command("submit", "BOARD USERID PASSWORD MOVE", "see your move on the board before you "
-            "play it (then confirm)", submit.submit, game=True, min_args=4, max_args=4, passwords=(2,),
-            details="Nothing is played: the answer, headed Preview, shows the board after the move. "
-                    "Play it with confirm, which is refused if the position has changed since."),
-    Command("confirm", "BOARD USERID PASSWORD", "play the move you submitted", submit.confirm,
+                    "on the first line and the branches below.")),
+    Command("submit", "BOARD USERID PASSWORD MOVE", N_("see your move on the board before you "
+            "play it (then confirm)"), submit.submit, game=True, min_args=4, max_args=4, passwords=(2,),
+            details=N_("Nothing is played: the answer, headed Preview, shows the board after the move. "
+                    "Play it with confirm, which is refused if the position has changed since.")),
+    Command("confirm", "BOARD USERID PASSWORD", N_("play the move you submitted"), submit.confirm,
             game=True, min_args=3, max_args=3, passwords=(2,)),
-    Command("notify", "USERID PASSWORD [BOARD...|off]", "a notice when these games end (no BOARD: "
-            "every game of yours)", notices.notify, game=True, min_args=2, max_args=2 + 20,
+    Command("notify", "USERID PASSWORD [BOARD...|off]", N_("a notice when these games end (no BOARD: "
+            "every game of yours)"), notices.notify, game=True, min_args=2, max_args=2 + 20,
             passwords=(1,),
-            details="With BOARDs: one short mail, with the result and the PGN record, when each of "
+            details=N_("With BOARDs: one short mail, with the result and the PGN record, when each of "
                     "those running games ends (anyone's game). Without a BOARD: such a notice at the "
-                    "end of every game of yours of this kind, now and later. off drops them all."),
-    Command("replay", "BOARD MOVENO [MOVE...]", "the board after move MOVENO, with moves tried on "
-            "it; nothing is saved", queries.replay, game=True, min_args=2, max_args=40),
+                    "end of every game of yours of this kind, now and later. off drops them all.")),
+    Command("replay", "BOARD MOVENO [MOVE...]", N_("the board after move MOVENO, with moves tried on "
+            "it; nothing is saved"), queries.replay, game=True, min_args=2, max_args=40),
     Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
-            "ACTION: create, join, leave, start, show, withdraw, cancel", tournament.tournament,
+            N_("ACTION: create, join, leave, start, show, withdraw, cancel"), tournament.tournament,
             game=True, min_args=2, max_args=5, params=True, passwords=(3,),
-            details="create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
+            details=N_("create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
                     "[--double] [--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a "
                     "Swiss, --double for a double round robin). join NAME USERID PASSWORD enters "
                     "it, leave takes the entry back (after the start: you forfeit the rest). start "
@@ -234,8 +234,8 @@ COMMANDS: list[Command] = [
                     "next round starts by itself when the last game of a round ends. show NAME: "
                     "standings, crosstable and the round's boards. The director may also withdraw "
                     "NAME USERID PASSWORD PLAYER, and cancel NAME USERID PASSWORD. A name is 2 to 24 "
-                    "letters, digits and hyphens."),
-    Command("tournaments", "", "the tournaments of this game", tournament.list_tournaments,
+                    "letters, digits and hyphens.")),
+    Command("tournaments", "", N_("the tournaments of this game"), tournament.list_tournaments,
             game=True),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
@@ -244,14 +244,14 @@ COMMANDS: list[Command] = [
             admin.forfeit, game=True, min_args=4, max_args=None, passwords=(2,)),
     Command("cancel", "BOARD ADMINID PASSWORD [REASON...]", N_("admin: end a game without result"),
             admin.cancel, game=True, min_args=3, max_args=None, passwords=(2,)),
-    Command("accept", "USERID PASSWORD", "take up every challenge of this game waiting for you",
+    Command("accept", "USERID PASSWORD", N_("take up every challenge of this game waiting for you"),
             pending.accept, game=True, min_args=2, max_args=2, passwords=(1,)),
-    Command("reject", "USERID PASSWORD", "decline every challenge of this game waiting for you",
+    Command("reject", "USERID PASSWORD", N_("decline every challenge of this game waiting for you"),
             pending.reject, game=True, min_args=2, max_args=2, passwords=(1,)),
-    Command("limit", "USERID PASSWORD N|off", "play at most N running games of this game at once",
+    Command("limit", "USERID PASSWORD N|off", N_("play at most N running games of this game at once"),
             pending.limit, game=True, min_args=3, max_args=3, passwords=(1,),
-            details="A challenge that would give you (or the challenger) more running games of this "
-                    "game than your limit is refused. off removes the limit."),
+            details=N_("A challenge that would give you (or the challenger) more running games of this "
+                    "game than your limit is refused. off removes the limit.")),
 ]
 
 GAME_VERBS = {name: c for c in COMMANDS if c.game for name in (c.verb, *c.aliases)}

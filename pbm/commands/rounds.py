@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import rules
-from pbm import catalogue
-from pbm.commands import notify, play, turns
+from pbm import catalogue, i18n
+from pbm.commands import notify, play, turns, wording
 from pbm.commands.base import Context
+from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model import accounts, games, tournaments
 from pbm.model.db import timestamp
 from pbm.model.games import Board
@@ -27,9 +28,9 @@ from pbm.tournaments import Game, Pairing, knockout, pair_round
 from pbm.tournaments.crosstable import crosstable_html, crosstable_text
 from pbm.tournaments.standings import TIEBREAKS, standings
 
-SYSTEMS = {"roundrobin": "round robin", "swiss": "Swiss", "knockout": "knockout"}
-TIEBREAK_NAMES = {"SB": "Sonneborn-Berger", "Buch": "Buchholz", "Med": "median Buchholz",
-                  "Round": "the round reached"}
+SYSTEMS = {"roundrobin": N_("round robin"), "swiss": N_("Swiss"), "knockout": N_("knockout")}
+TIEBREAK_NAMES = {"SB": N_("Sonneborn-Berger"), "Buch": N_("Buchholz"), "Med": N_("median Buchholz"),
+                  "Round": N_("the round reached")}
 
 
 def game_ended(ctx: Context, board: Board) -> None:
@@ -37,7 +38,7 @@ def game_ended(ctx: Context, board: Board) -> None:
     found = tournaments.of_game(ctx.db, board.id)
     if found is None:
         return
-    t, row_id, white, _ = found
+    t, row_id, white, _black = found
     tournaments.set_result(ctx.db, row_id, result_of(board, white))
     advance(ctx, t)
 
@@ -105,11 +106,13 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
             game_id = board.id
             games.add_event(ctx.db, board, "tournament", t.director,
                             f"{t.name} round {pairing.round} board {pairing.board}", ctx.now)
-            headline = [f"Round {pairing.round} of the {title} tournament {t.name}, board "
-                        f"{pairing.board}: {pairing.white} against {pairing.black}. The game "
-                        f"counts from now: both clocks run, and resigning is a loss.", *chosen]
+            headline = [lazy(lambda p=pairing: _(
+                "Round {round} of the {title} tournament {name}, board {board}: {white} against "
+                "{black}. The game counts from now: both clocks run, and resigning is a loss.").format(
+                round=p.round, title=title, name=t.name, board=p.board, white=p.white, black=p.black)),
+                *chosen]
             if not board.rated:
-                headline.append("The game is not rated.")
+                headline.append(lazy(lambda: _("The game is not rated.")))
             notify.board_mails(ctx, board, game, actor=None, headline=headline, new=True)
         tournaments.add(ctx.db, t, pairing, game_id)
     ctx.board = asked_about
@@ -122,41 +125,71 @@ def finish(ctx: Context, t: Tournament) -> None:
     tournaments.save(ctx.db, t)
     values = report(ctx, t)
     top = values["ranked"][0]
-    names = ", then ".join(TIEBREAK_NAMES[n] for n in TIEBREAKS[t.system])
     out_of = sum(1 for g in values["games"] if top.user in (g.white, g.black))
-    if t.system == "knockout":
-        how, order = "who won the final", f"Places go by {names}, then by points"
-    else:
-        how = f"with {top.points:g} point{'s' * (top.points != 1)} from {out_of} rounds"
-        order = f"Ties on points are broken by {names}"
-    lines = [f"The {values['title']} tournament {t.name} is over. The winner is {top.user}, {how}.",
-             f"{order}, then by rating at the start, then by user id."]
-    mail_everyone(ctx, t, f"{values['title']} tournament {t.name}: won by {top.user}", lines, values)
+    title = values["title"]
+
+    def over() -> str:
+        if t.system == "knockout":
+            return _("The {title} tournament {name} is over. The winner is {user}, who won the "
+                     "final.").format(title=title, name=t.name, user=top.user)
+        return ngettext("The {title} tournament {name} is over. The winner is {user}, with {points} "
+                        "point from {rounds} rounds.",
+                        "The {title} tournament {name} is over. The winner is {user}, with {points} "
+                        "points from {rounds} rounds.", top.points).format(
+            title=title, name=t.name, user=top.user, points=f"{top.points:g}", rounds=out_of)
+
+    def order() -> str:
+        names = _(", then ").join(_(TIEBREAK_NAMES[n]) for n in TIEBREAKS[t.system])
+        if t.system == "knockout":
+            return _("Places go by {tiebreaks}, then by points, then by rating at the start, then "
+                     "by user id.").format(tiebreaks=names)
+        return _("Ties on points are broken by {tiebreaks}, then by rating at the start, then by "
+                 "user id.").format(tiebreaks=names)
+
+    mail_everyone(ctx, t, lazy(lambda: _("{title} tournament {name}: won by {user}").format(
+        title=title, name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
 
 
 def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
     """Every player still in (and the director) hears that a round (or replays) starts."""
     title = catalogue.title(t.variant)
-    rounds_text = f"round {t.round} of {t.rounds}" if t.rounds else f"round {t.round}"
-    began = (f"the drawn games of {rounds_text} are replayed, colours reversed" if replays
-             else f"{rounds_text} has begun")
-    lines = [f"The {title} tournament {t.name} ({SYSTEMS[t.system]}): {began}. The game mails "
-             f"come separately; answer them with your moves."]
-    subject = f"{title} tournament {t.name}: {rounds_text}{' replays' if replays else ''}"
-    mail_everyone(ctx, t, subject, lines)
+
+    def round_text() -> str:
+        if t.rounds:
+            return _("round {number} of {rounds}").format(number=t.round, rounds=t.rounds)
+        return _("round {number}").format(number=t.round)
+
+    def began() -> str:
+        values = {"title": title, "name": t.name, "system": kind(t), "round": round_text()}
+        if replays:
+            return _("The {title} tournament {name} ({system}): the drawn games of {round} are "
+                     "replayed, colours reversed. The game mails come separately; answer them with "
+                     "your moves.").format(**values)
+        return _("The {title} tournament {name} ({system}): {round} has begun. The game mails come "
+                 "separately; answer them with your moves.").format(**values)
+
+    def subject() -> str:
+        if replays:
+            return _("{title} tournament {name}: {round} replays").format(
+                title=title, name=t.name, round=round_text())
+        return _("{title} tournament {name}: {round}").format(title=title, name=t.name,
+                                                               round=round_text())
+
+    mail_everyone(ctx, t, lazy(subject), [lazy(began)])
 
 
-def mail_everyone(ctx: Context, t: Tournament, subject: str, lines: list[str],
+def mail_everyone(ctx: Context, t: Tournament, subject: object, lines: list,
                   values: dict | None = None) -> None:
-    """The same news to every player still in and to the director, each with their own game."""
+    """The same news to every player still in and to the director, each with their own game, in
+    their own language (`subject` and `lines` are written when each mail is: `lazy`)."""
     values = values or report(ctx, t)
     users = [e.user for e in values["entries"] if not e.withdrawn]
-    for user in dict.fromkeys([*users, t.director]):
-        address = accounts.mail_address(ctx.db, user)
-        if address is None:
+    for user, who in accounts.readers(ctx.db, list(dict.fromkeys([*users, t.director]))).items():
+        if who.address is None:
             continue
-        text, html = render(values, lines + personal(values, user))
-        ctx.out.append(compose.notify(address, subject, text, html=html, kind="note"))
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            text, html = render(values, [str(line) for line in lines] + personal(values, user))
+            ctx.out.append(compose.notify(who.address, str(subject), text, html=html, kind="note"))
 
 
 def personal(values: dict, user: str) -> list[str]:
@@ -166,11 +199,12 @@ def personal(values: dict, user: str) -> list[str]:
         return []
     for p in values["current"]:
         if user == p.game.white and p.game.bye:
-            return [f"You have a bye in round {t.round}."]
+            return [_("You have a bye in round {number}.").format(number=t.round)]
         if user in (p.game.white, p.game.black) and p.game.result is None:
             side = values["sides"][0] if user == p.game.white else values["sides"][1]
-            return [f"Your game: {values['title']} Board {p.number} against "
-                    f"{p.game.opponent(user)}; you play {side}."]
+            return [_("Your game: {title} Board {number} against {user}; you play {side}.").format(
+                title=values["title"], number=p.number, user=p.game.opponent(user),
+                side=wording.name(side))]
     return []
 
 
@@ -182,24 +216,28 @@ def report(ctx: Context, t: Tournament) -> dict:
     entrants = [e.entrant() for e in entries]
     sides = rules.get_variant(t.variant).side_names
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
-            "games": played, "sides": sides, "system": SYSTEMS[t.system],
+            "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
             "ranked": standings(t.system, entrants, played) if played else [],
-            "crosstable": crosstable_text(t.system, entrants, played, double=t.double) if played else "",
-            "crosstable_html": crosstable_html(t.system, entrants, played, double=t.double)
+            # written in each reader's language: the headings and legend are words
+            "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double))
+            if played else "",
+            "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double))
             if played else ""}
 
 
 def board_lines(values: dict) -> list[str]:
     """The current round's boards as fixed-width lines: board, the two players, the game."""
-    sides = values["sides"]
-    lines = [f"{'Bd':>3}  {sides[0]:<17} {sides[1]:<17} Game"]
+    white, black = (wording.name(side) for side in values["sides"])
+    board = _("Bd")
+    lines = [f"{' ' * (3 - i18n.width(board))}{board}  {i18n.ljust(white, 17)} {i18n.ljust(black, 17)} "
+             f"{_('Game')}"]
     for p in values["current"]:
         g = p.game
         if g.bye:
-            lines.append(f"{p.board:>3}  {g.white:<17} {'(bye)':<17}")
+            lines.append(f"{p.board:>3}  {g.white:<17} {_('(bye)')}")
             continue
-        where = f"{values['title']} Board {p.number}" if p.number else "forfeit"
+        where = f"{values['title']} Board {p.number}" if p.number else _("forfeit")
         outcome = f" {g.result}" if g.result else ""
         lines.append(f"{p.board:>3}  {g.white:<17} {g.black:<17} {where}{outcome}")
     return lines
@@ -209,18 +247,27 @@ def render(values: dict, lines: list[str]) -> tuple[str, str]:
     t: Tournament = values["tournament"]
     data = dict(values, lines=lines, boards=board_lines(values) if values["current"] else [],
                 status=status_line(values), name=t.name,
-                colours=f"W: {values['sides'][0]} (moves first), B: {values['sides'][1]}")
+                colours=_("W: {white} (moves first), B: {black}").format(
+                    white=wording.name(values["sides"][0]), black=wording.name(values["sides"][1])))
     return compose.render("tournament.j2", **data), compose.render_html("tournament.html.j2", **data)
 
 
 def status_line(values: dict) -> str:
     t: Tournament = values["tournament"]
     entered = len(values["entries"])
-    players = f"{entered} player{'s' * (entered != 1)}"
-    rounds = f"{t.rounds} round{'s' * (t.rounds != 1)}" if t.rounds else "rounds set at the start"
-    kind = f"double {SYSTEMS[t.system]}" if t.double else SYSTEMS[t.system]
-    state = {tournaments.OPEN: "open for entries", tournaments.RUNNING: f"round {t.round} is being played",
-             tournaments.FINISHED: "finished", tournaments.CANCELLED: "cancelled"}[t.status]
-    rated = "rated" if t.rated else "not rated"
-    return (f"{values['title']} tournament {t.name}: {kind}, {rounds}, {players}, {rated}; "
-            f"directed by {t.director}; {state}.")
+    players = ngettext("{n} player", "{n} players", entered).format(n=entered)
+    rounds = (ngettext("{n} round", "{n} rounds", t.rounds).format(n=t.rounds) if t.rounds
+              else _("rounds set at the start"))
+    state = {tournaments.OPEN: _("open for entries"),
+             tournaments.RUNNING: _("round {number} is being played").format(number=t.round),
+             tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
+    return _("{title} tournament {name}: {system}, {rounds}, {players}, {rated}; directed by "
+             "{director}; {state}.").format(title=values["title"], name=t.name, system=kind(t),
+                                           rounds=rounds, players=players,
+                                           rated=_("rated") if t.rated else _("not rated"),
+                                           director=t.director, state=state)
+
+
+def kind(t: Tournament) -> str:
+    """The tournament's system in the reader's language (`double round robin`, `Swiss` ...)."""
+    return _("double round robin") if t.double else _(SYSTEMS[t.system])

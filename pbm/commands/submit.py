@@ -19,6 +19,7 @@ from pbm.commands.base import (
     require_player,
 )
 from pbm.commands.parse import Request
+from pbm.i18n import _
 from pbm.model import submissions
 from pbm.model.games import Board
 
@@ -34,17 +35,21 @@ def propose(ctx: Context, board: Board, user: str, move: str) -> None:
     require_player(board, user)
     require_active(board)
     if board.to_move != user:
-        raise CommandError(f"It is not your move on {board.title} Board {board.number}: it is "
-                           f"{board.to_move}'s turn, so there is nothing to submit yet.")
+        raise CommandError(_("It is not your move on {title} Board {number}: it is {user}'s turn, so "
+                             "there is nothing to submit yet.").format(title=board.title,
+                                                                       number=board.number,
+                                                                       user=board.to_move))
     game = board.replay()
     fen = game.fen()
-    game, played, outcome = queries.tried(board, game, [move], "submission")
+    game, played, outcome = queries.tried(board, game, [move], _("submission"))
     submissions.put(ctx.db, board, user, move, fen)
     v, n = board.variant, board.number
     queries.answer_tried(
-        ctx, board, game, f"Preview: nothing was played yet. After your {played[0]}, {outcome}.",
-        footer=["To play it, reply to this mail with: confirm", f"or send: {v} confirm {n} {user} PASSWORD",
-                "To play another move, submit or move it instead."],
+        ctx, board, game, _("Preview: nothing was played yet. After your {move}, {outcome}.").format(
+            move=played[0], outcome=outcome),
+        footer=[_("To play it, reply to this mail with: {command}").format(command="confirm"),
+                _("or send: {command}").format(command=f"{v} confirm {n} {user} PASSWORD"),
+                _("To play another move, submit or move it instead.")],
         reply_to=notify.reply_address(ctx, board, user))
 
 
@@ -61,12 +66,15 @@ def carry_out(ctx: Context, board: Board, user: str) -> None:
     where = f"{board.title} Board {board.number}"
     kept = submissions.take(ctx.db, board, user)
     if kept is None:
-        raise CommandError(f"You have no submitted move on {where} to confirm: submit one first "
-                           f"({board.variant} submit {board.number} {user} PASSWORD MOVE).")
+        raise CommandError(_("You have no submitted move on {where} to confirm: submit one first "
+                             "({command}).").format(
+            where=where, command=f"{board.variant} submit {board.number} {user} PASSWORD MOVE"))
     move, fen = kept
     if board.to_move != user or board.replay().fen() != fen:
-        raise CommandError(f"Your submitted move {move} was not played: the position on {where} has "
-                           f"changed since you submitted it (it is {board.to_move}'s turn at move "
-                           f"{board.ply + 1}). Look at the game again ({board.variant} show "
-                           f"{board.number}) and submit or send your move anew.")
+        raise CommandError(_("Your submitted move {move} was not played: the position on {where} has "
+                             "changed since you submitted it (it is {user}'s turn at move {number}). "
+                             "Look at the game again ({command}) and submit or send your move "
+                             "anew.").format(move=move, where=where, user=board.to_move,
+                                             number=board.ply + 1,
+                                             command=f"{board.variant} show {board.number}"))
     play.play(ctx, board, user, move)

@@ -13,10 +13,11 @@ Decisions:
 """
 from __future__ import annotations
 
-from pbm import catalogue
-from pbm.commands import notify, play, rounds, turns
+from pbm import catalogue, i18n
+from pbm.commands import notify, play, rounds, turns, wording
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
+from pbm.i18n import _, lazy, ngettext
 from pbm.model import games, ratings, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
@@ -33,27 +34,31 @@ MAX_ROUNDS = 50
 def tournament(ctx: Context, req: Request) -> None:
     sub = req.args[0].lower()
     if sub not in SUBVERBS:
-        raise CommandError(f"The word after tournament says what to do, and \"{req.args[0]}\" is "
-                           f"not one of: {', '.join(SUBVERBS)}. Send \"{req.game} help tournament\".")
+        raise CommandError(_("The word after tournament says what to do, and \"{word}\" is not one "
+                             "of: {words}. Send \"{command}\".").format(
+            word=req.args[0], words=", ".join(SUBVERBS), command=f"{req.game} help tournament"))
     req.safe.add(req.args[0])
     words = req.args[1:]
     low, high = WORDS[sub]
     if not low <= len(words) <= high:
-        raise CommandError(f"tournament {sub} takes {_usage(req.game, sub)}, and your command has "
-                           f"{len(words)} word{'s' * (len(words) != 1)} after \"{sub}\".")
+        raise CommandError(ngettext(
+            "tournament {sub} takes {usage}, and your command has {n} word after \"{sub}\".",
+            "tournament {sub} takes {usage}, and your command has {n} words after \"{sub}\".",
+            len(words)).format(sub=sub, usage=_usage(req.game, sub), n=len(words)))
     if sub != "create" and (req.params or req.options):
-        raise CommandError("Only tournament create takes -parameters and --options.")
+        raise CommandError(_("Only tournament create takes -parameters and --options."))
     user = None if sub == "show" else authenticate(ctx, words[1], words[2])
-    problem = tournaments.name_problem(words[0])
-    if problem:
-        raise CommandError(problem)
+    if not tournaments.good_name(words[0]):
+        raise CommandError(_("{name} is not a tournament name: use 2 to 24 letters, digits and hyphens, "
+                             "starting with a letter or digit, for example spring2026.").format(name=words[0]))
     if sub == "create":
         create(ctx, req, words, user)
         return
     t = tournaments.get(ctx.db, req.game, words[0])
     if t is None:
-        raise CommandError(f"There is no {catalogue.title(req.game)} tournament {words[0].lower()}. "
-                           f"Send \"{req.game} tournaments\" for the list.")
+        raise CommandError(_("There is no {title} tournament {name}. Send \"{command}\" for the "
+                             "list.").format(title=catalogue.title(req.game), name=words[0].lower(),
+                                             command=f"{req.game} tournaments"))
     if user is None:
         show(ctx, t)
         return
@@ -73,46 +78,51 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     variant, title, name = req.game, catalogue.title(req.game), words[0].lower()
     directors = [d.lower() for d in ctx.config.server.tournament_directors]
     if directors and user not in directors and not _admin(ctx, user):
-        raise CommandError(f"On this server only these players may direct tournaments: "
-                           f"{', '.join(directors)}.")
+        raise CommandError(_("On this server only these players may direct tournaments: "
+                             "{users}.").format(users=", ".join(directors)))
     rating = words[3].lower() if len(words) > 3 else "rated"
     if rating not in ("rated", "unrated"):
-        raise CommandError(f"The last word of tournament create is rated or unrated (rated if left "
-                           f"out), not \"{words[3]}\".")
+        raise CommandError(_("The last word of tournament create is rated or unrated (rated if left "
+                             "out), not \"{word}\".").format(word=words[3]))
     options = dict(req.options)
     system, double, wanted = _system(options)
     game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
-    _, _, fen, unrated, _ = play.opening(variant, params)   # refuse now what would refuse round 1
+    fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
     if tournaments.get(ctx.db, variant, name):
-        raise CommandError(f"There is already a {title} tournament called {name}; choose another name.")
+        raise CommandError(_("There is already a {title} tournament called {name}; choose another "
+                             "name.").format(title=title, name=name))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now)
-    _note(ctx, t, [f"You direct it. {rounds.status_line(rounds.report(ctx, t))}",
-                   f"Players enter with: {variant} tournament join {name} USERID PASSWORD",
-                   f"When everyone is in, start it with: {variant} tournament start {name} {user} "
-                   f"PASSWORD"])
+    _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
+                   _("Players enter with: {command}").format(
+                       command=f"{variant} tournament join {name} USERID PASSWORD"),
+                   _("When everyone is in, start it with: {command}").format(
+                       command=f"{variant} tournament start {name} {user} PASSWORD")])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
     """--system, --double and --rounds taken out of `options`: (system, double, Swiss rounds)."""
     system = options.pop("system", "").lower()
     if system not in SYSTEMS:
-        raise CommandError(f"A tournament needs its system: --system=roundrobin, --system=swiss or "
-                           f"--system=knockout{f', not --system={system}' if system else ''}.")
+        raise CommandError(_("A tournament needs its system: --system=roundrobin, --system=swiss or "
+                             "--system=knockout, not --system={system}.").format(system=system) if system
+                           else _("A tournament needs its system: --system=roundrobin, --system=swiss "
+                                  "or --system=knockout."))
     double = "double" in options
     if options.pop("double", "") != "" or (double and system != "roundrobin"):
-        raise CommandError("--double (alone, without a value) makes a double round robin; it goes "
-                           "with --system=roundrobin only.")
+        raise CommandError(_("--double (alone, without a value) makes a double round robin; it goes "
+                             "with --system=roundrobin only."))
     given = options.pop("rounds", None)
     if system != "swiss":
         if given is not None:
-            raise CommandError(f"--rounds is for Swiss tournaments: a {rounds.SYSTEMS[system]} has "
-                               f"as many rounds as its field needs.")
+            raise CommandError(_("--rounds is for Swiss tournaments: a {system} has as many rounds as "
+                                 "its field needs.").format(system=_(rounds.SYSTEMS[system])))
         return system, double, None
     if given is None or not given.isdigit() or not 1 <= int(given) <= MAX_ROUNDS:
-        raise CommandError(f"A Swiss tournament needs its number of rounds: --rounds=N with N from 1 "
-                           f"to {MAX_ROUNDS}{f', not --rounds={given}' if given is not None else ''}.")
+        wrong = _(", not --rounds={given}").format(given=given) if given is not None else ""
+        raise CommandError(_("A Swiss tournament needs its number of rounds: --rounds=N with N from 1 "
+                             "to {most}{wrong}.").format(most=MAX_ROUNDS, wrong=wrong))
     return system, double, int(given)
 
 
@@ -122,7 +132,7 @@ def _admin(ctx: Context, user: str) -> bool:
 
 def _director(ctx: Context, t: Tournament, user: str, verb: str) -> None:
     if user != t.director and not _admin(ctx, user):
-        raise CommandError(f"Only the director of {t.name}, {t.director}, can {verb} it.")
+        raise CommandError(verb.format(name=t.name, director=t.director))
 
 
 def _entered(ctx: Context, t: Tournament, user: str) -> tournaments.Entry | None:
@@ -130,52 +140,54 @@ def _entered(ctx: Context, t: Tournament, user: str) -> tournaments.Entry | None
 
 
 def _note(ctx: Context, t: Tournament, lines: list[str]) -> None:
-    ctx.answer(f"{catalogue.title(t.variant)} tournament {t.name}", "note.j2", lines=lines)
+    ctx.answer(_("{title} tournament {name}").format(title=catalogue.title(t.variant), name=t.name),
+               "note.j2", lines=lines)
 
 
-def join(ctx: Context, t: Tournament, user: str, _: list[str]) -> None:
+def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     if t.status != tournaments.OPEN:
-        raise CommandError(f"{t.name} has {'started' if t.status == tournaments.RUNNING else 'ended'}; "
-                           f"it takes no more entries.")
+        raise CommandError((_("{name} has started; it takes no more entries.") if t.status == tournaments.RUNNING
+                            else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
-        raise CommandError(f"You have already entered {t.name}.")
+        raise CommandError(_("You have already entered {name}.").format(name=t.name))
     tournaments.join(ctx.db, t, user, ctx.now)
     count = len(tournaments.entries(ctx.db, t))
-    _note(ctx, t, [f"You have entered the {catalogue.title(t.variant)} tournament {t.name} "
-                   f"({rounds.SYSTEMS[t.system]}), player number {count}. You will get a mail when "
-                   f"it starts; until then you may leave with: {t.variant} tournament leave "
-                   f"{t.name} {user} PASSWORD"])
+    _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}), player number "
+                     "{number}. You will get a mail when it starts; until then you may leave with: "
+                     "{command}").format(title=catalogue.title(t.variant), name=t.name,
+                                         system=rounds.kind(t), number=count,
+                                         command=f"{t.variant} tournament leave {t.name} {user} PASSWORD")])
 
 
-def leave(ctx: Context, t: Tournament, user: str, _: list[str]) -> None:
+def leave(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     entry = _entered(ctx, t, user)
     if entry is None or entry.withdrawn:
-        raise CommandError(f"You are not playing in {t.name}.")
+        raise CommandError(_("You are not playing in {name}.").format(name=t.name))
     if t.status == tournaments.OPEN:
         tournaments.leave(ctx.db, t, user)
-        _note(ctx, t, [f"You have left {t.name}."])
+        _note(ctx, t, [_("You have left {name}.").format(name=t.name)])
         return
     if t.status != tournaments.RUNNING:
-        raise CommandError(f"{t.name} is over; there is nothing to leave.")
-    _note(ctx, t, [f"You have withdrawn from {t.name}: your running game is lost, and the games "
-                   f"you had still to play are forfeited."])
+        raise CommandError(_("{name} is over; there is nothing to leave.").format(name=t.name))
+    _note(ctx, t, [_("You have withdrawn from {name}: your running game is lost, and the games you "
+                     "had still to play are forfeited.").format(name=t.name)])
     _withdraw(ctx, t, user, f"{user} withdrew from the tournament {t.name}")
 
 
 def withdraw(ctx: Context, t: Tournament, user: str, words: list[str]) -> None:
-    _director(ctx, t, user, "withdraw players from")
+    _director(ctx, t, user, _("Only the director of {name}, {director}, can withdraw players from it."))
     player = words[0].lower()
     entry = _entered(ctx, t, player)
     if entry is None or entry.withdrawn:
-        raise CommandError(f"{player} is not playing in {t.name}.")
+        raise CommandError(_("{user} is not playing in {name}.").format(user=player, name=t.name))
     if t.status == tournaments.OPEN:
         tournaments.leave(ctx.db, t, player)
-        _note(ctx, t, [f"{player} is no longer entered in {t.name}."])
+        _note(ctx, t, [_("{user} is no longer entered in {name}.").format(user=player, name=t.name)])
         return
     if t.status != tournaments.RUNNING:
-        raise CommandError(f"{t.name} is over; nobody can be withdrawn from it.")
-    _note(ctx, t, [f"{player} is withdrawn from {t.name}: their running game is lost, and the "
-                   f"games they had still to play are forfeited."])
+        raise CommandError(_("{name} is over; nobody can be withdrawn from it.").format(name=t.name))
+    _note(ctx, t, [_("{user} is withdrawn from {name}: their running game is lost, and the games "
+                     "they had still to play are forfeited.").format(user=player, name=t.name)])
     _withdraw(ctx, t, player, f"{player} was withdrawn from the tournament {t.name} by {user}")
 
 
@@ -192,53 +204,61 @@ def _withdraw(ctx: Context, t: Tournament, player: str, reason: str) -> None:
         turns.finish(ctx, board, board.opponent(player), reason)
         games.add_event(ctx.db, board, "withdrawn", player, t.name, ctx.now)
         games.save(ctx.db, board, ctx.now)
-        notify.board_mails(ctx, board, board.replay(), actor=None, headline=[f"{reason}: {player} "
-                                                                            f"loses this game."])
+        notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(
+            lambda: _("{reason}: {user} loses this game.").format(reason=wording.reason(reason),
+                                                                  user=player))])
     if not running:
         rounds.advance(ctx, tournaments.by_id(ctx.db, t.id))
 
 
-def start(ctx: Context, t: Tournament, user: str, _: list[str]) -> None:
-    _director(ctx, t, user, "start")
+def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
+    _director(ctx, t, user, _("Only the director of {name}, {director}, can start it."))
     if t.status != tournaments.OPEN:
-        raise CommandError(f"{t.name} has started already.")
+        raise CommandError(_("{name} has started already.").format(name=t.name))
     entries = tournaments.entries(ctx.db, t)
     if len(entries) < 2:
-        raise CommandError(f"{t.name} has {len(entries)} player{'s' * (len(entries) != 1)}; a "
-                           f"tournament needs at least two. Players enter with: {t.variant} "
-                           f"tournament join {t.name} USERID PASSWORD")
+        raise CommandError(ngettext(
+            "{name} has {n} player; a tournament needs at least two. Players enter with: {command}",
+            "{name} has {n} players; a tournament needs at least two. Players enter with: {command}",
+            len(entries)).format(name=t.name, n=len(entries),
+                                 command=f"{t.variant} tournament join {t.name} USERID PASSWORD"))
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
     t.rounds = rounds_needed(t.system, len(entries), t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
-    _note(ctx, t, [f"{t.name} has started with {len(entries)} players and {t.rounds} "
-                   f"round{'s' * (t.rounds != 1)}; every player has been mailed the pairings."])
+    _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
+                            "has been mailed the pairings.",
+                            "{name} has started with {players} players and {n} rounds; every player "
+                            "has been mailed the pairings.", t.rounds).format(
+        name=t.name, players=len(entries), n=t.rounds)])
     rounds.advance(ctx, t)
 
 
-def cancel(ctx: Context, t: Tournament, user: str, _: list[str]) -> None:
-    _director(ctx, t, user, "cancel")
+def cancel(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
+    _director(ctx, t, user, _("Only the director of {name}, {director}, can cancel it."))
     if t.status not in (tournaments.OPEN, tournaments.RUNNING):
-        raise CommandError(f"{t.name} is over already.")
+        raise CommandError(_("{name} is over already.").format(name=t.name))
     t.status, t.finished_at = tournaments.CANCELLED, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
     title = catalogue.title(t.variant)
-    rounds.mail_everyone(ctx, t, f"{title} tournament {t.name} cancelled", [
-        f"{user} has cancelled the {title} tournament {t.name}. No more rounds will be paired; "
-        f"games already being played go on as ordinary games."])
+    rounds.mail_everyone(ctx, t, lazy(lambda: _("{title} tournament {name} cancelled").format(
+        title=title, name=t.name)), [lazy(lambda: _(
+            "{user} has cancelled the {title} tournament {name}. No more rounds will be paired; games "
+            "already being played go on as ordinary games.").format(user=user, title=title, name=t.name))])
 
 
 def show(ctx: Context, t: Tournament) -> None:
     values = rounds.report(ctx, t)
     if t.status == tournaments.OPEN:
-        names = ", ".join(e.user for e in values["entries"]) or "nobody yet"
-        lines = [f"Entered so far: {names}. Enter with: {t.variant} tournament join {t.name} "
-                 f"USERID PASSWORD"]
+        names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
+        lines = [_("Entered so far: {users}. Enter with: {command}").format(
+            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD")]
     else:
         lines = []
     text, html = rounds.render(values, lines)
-    ctx.out.append(compose.answer(ctx.incoming, f"{values['title']} tournament {t.name}", text, html=html))
+    ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
+        title=values["title"], name=t.name), text, html=html))
 
 
 def list_tournaments(ctx: Context, req: Request) -> None:
@@ -246,19 +266,21 @@ def list_tournaments(ctx: Context, req: Request) -> None:
     found = tournaments.listing(ctx.db, req.game, MAX_LISTED)
     lines = [_listed(ctx, t) for t in found]
     if not lines:
-        lines = [f"No {title} tournaments. Create one: {req.game} tournament create NAME USERID "
-                 f"PASSWORD --system=roundrobin|swiss|knockout"]
+        lines = [_("No {title} tournaments. Create one: {command}").format(
+            title=title, command=f"{req.game} tournament create NAME USERID PASSWORD "
+                                 f"--system=roundrobin|swiss|knockout")]
     else:
-        lines.append(f"More on one: {req.game} tournament show NAME")
-    ctx.answer(f"{title} tournaments", "games.j2", heading=f"{title} tournaments", lines=lines,
-               capped=len(found) == MAX_LISTED)
+        lines.append(_("More on one: {command}").format(command=f"{req.game} tournament show NAME"))
+    heading = _("{title} tournaments").format(title=title)
+    ctx.answer(heading, "games.j2", heading=heading, lines=lines, capped=len(found) == MAX_LISTED)
 
 
 def _listed(ctx: Context, t: Tournament) -> str:
     count = len(tournaments.entries(ctx.db, t))
-    state = {tournaments.OPEN: "open", tournaments.RUNNING: f"round {t.round}/{t.rounds}",
-             tournaments.FINISHED: "finished", tournaments.CANCELLED: "cancelled"}[t.status]
-    kind = ("double " if t.double else "") + rounds.SYSTEMS[t.system]
-    players = f"{count:>3} player{'s' * (count != 1)}"
-    return f"{t.name:<24} {kind:<19} {players:<12} {state}"
+    state = {tournaments.OPEN: _("open"),
+             tournaments.RUNNING: _("round {number}/{rounds}").format(number=t.round, rounds=t.rounds),
+             tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
+    kind = rounds.kind(t)
+    players = ngettext("{n} player", "{n} players", count).format(n=f"{count:>3}")
+    return f"{t.name:<24} {i18n.ljust(kind, 19)} {i18n.ljust(players, 12)} {state}"
 

@@ -47,8 +47,8 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float 
     "10+1"} (pbm.commands.clocks); or CommandError."""
     options: dict[str, float | str] = {}
     if "clock" in given and len(given) > 1:
-        raise CommandError("--clock goes alone: it replaces --timeout, and has its own reminder "
-                           "(when a quarter of the bank or two days are left).")
+        raise CommandError(_("--clock goes alone: it replaces --timeout, and has its own reminder (when "
+                             "a quarter of the bank or two days are left)."))
     for name, value in given.items():
         if name not in OPTIONS:
             known = ", ".join(f"--{n}={'DAYS' if n != 'clock' else 'BANK+INCREMENT'} ({_(text)})"

@@ -65,9 +65,13 @@ def board(game: rules.Game, turned: bool, variant: str, english: bool) -> str:
         lines = lines[:-len(kept) - 1]
     while lines and not lines[-1]:
         lines.pop()
-    lines = [_HAND.sub(lambda m: _("In {side}'s hand: {pieces}").format(side=name(m[1]), pieces=m[2]),
-                       _MARGIN.sub(lambda m: name(m[1]), line)) for line in lines]
+    lines = [hand(_MARGIN.sub(lambda m: name(m[1]), line)) for line in lines]
     return "\n".join(lines) + "\n\n" + legend(variant)
+
+
+def hand(line: str) -> str:
+    """A line of the rules core's `In White's hand: ...` in the reader's language (others as they are)."""
+    return _HAND.sub(lambda m: _("In {side}'s hand: {pieces}").format(side=name(m[1]), pieces=m[2]), line)
 
 
 _COUNT = re.compile(r"(\w+) ([\d.]+) - (\w+) ([\d.]+)")
@@ -113,6 +117,11 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
     (r"(?P<user>\w+) did not take up the challenge within (?P<days>[\d.]+) days", lambda m: _(
         "{user} did not take up the challenge within {days} days").format(user=m["user"],
                                                                          days=m["days"])),
+    (r"(?P<user>\w+) withdrew from the tournament (?P<name>[\w-]+)", lambda m: _(
+        "{user} withdrew from the tournament {name}").format(user=m["user"], name=m["name"])),
+    (r"(?P<user>\w+) was withdrawn from the tournament (?P<name>[\w-]+) by (?P<director>\w+)", lambda m: _(
+        "{user} was withdrawn from the tournament {name} by {director}").format(
+        user=m["user"], name=m["name"], director=m["director"])),
     (r"adjudicated by (?P<admin>\w+): (?P<why>.*)", lambda m: _(
         "adjudicated by {admin}: {why}").format(admin=m["admin"], why=m["why"])),
     (r"(?P<user>\w+) forfeited, ruled by (?P<admin>\w+): (?P<why>.*)", lambda m: _(

@@ -73,11 +73,9 @@ def _tournament(row: tuple) -> Tournament:
     return Tournament(*values)
 
 
-def name_problem(name: str) -> str | None:
-    if NAME.fullmatch(name.lower()):
-        return None
-    return (f"{name} is not a tournament name: use 2 to 24 letters, digits and hyphens, starting "
-            f"with a letter or digit, for example spring2026.")
+def good_name(name: str) -> bool:
+    """Whether `name` may name a tournament (pbm.commands.tournament says what may)."""
+    return NAME.fullmatch(name.lower()) is not None
 
 
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,

@@ -15,33 +15,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from pbm.i18n import N_, _, ljust, width
 from pbm.tournaments.model import Entrant, Game, Standing, games_of
 from pbm.tournaments.standings import standings
 
 WIDTH = 78
 GRID_PLAYERS = 12
-LEGEND = {"grid": "1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the colour",
-          "double": "1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black",
-          "rounds": "opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit",
-          "standings": "Gms: games decided"}
+LEGEND = {"grid": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the colour"),
+          "double": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black"),
+          "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit"),
+          "standings": N_("Gms: games decided")}
+# The tie-breaks' column headings (pbm.tournaments.standings names them so).
+HEADINGS = {"SB": N_("SB"), "Buch": N_("Buch"), "Med": N_("Med"), "Round": N_("Round")}
 
 
 @dataclass(frozen=True)
 class Table:
-    """A crosstable before it is drawn: header, rows of cells, the first two columns left-aligned."""
+    """A crosstable before it is drawn: header, rows of cells, the first two columns left-aligned;
+    the header and legend in the reader's language, aligned by display columns."""
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     legend: str
 
     def text(self) -> str:
-        widths = [max(len(row[i]) for row in (self.header, *self.rows)) for i in range(len(self.header))]
-        lines = [" ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
+        widths = [max(width(row[i]) for row in (self.header, *self.rows)) for i in range(len(self.header))]
+        lines = [" ".join(ljust(cell, w) if i == 1 else " " * (w - width(cell)) + cell
                           for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
                  for row in (self.header, *self.rows)]
         return "\n".join(lines + ["", self.legend]) + "\n"
 
     def fits(self) -> bool:
-        return max(map(len, self.text().splitlines())) <= WIDTH
+        return max(map(width, self.text().splitlines())) <= WIDTH
 
     def html(self) -> str:
         """One cell a line, so that the lines of the mail stay within 78 columns however wide the table."""
@@ -55,6 +59,11 @@ class Table:
         lines += ["<tr>", f'<td colspan="{len(self.header)}" style="padding:4px 5px">',
                   escape(self.legend), "</td>", "</tr>"]
         return "\n".join(lines + ["</table>"]) + "\n"
+
+
+def legend(kind: str) -> str:
+    """The legend under a table of `kind`, in the reader's language."""
+    return _(LEGEND[kind])
 
 
 def number(value: float) -> str:
@@ -78,18 +87,18 @@ def table(system: str, entrants: list[Entrant], games: list[Game], double: bool 
         full = grid(ranked, games, double) if system == "roundrobin" else by_round(ranked, games)
         if full.fits():
             return full
-    return Table(header(ranked, ["Gms"]), tuple(lead(s) + (str(s.games),) for s in ranked),
-                 LEGEND["standings"])
+    return Table(header(ranked, [_("Gms")]), tuple(lead(s) + (str(s.games),) for s in ranked),
+                 legend("standings"))
 
 
 def lead(standing: Standing) -> tuple[str, ...]:
     return (str(standing.rank), standing.user, number(standing.points),
-            *(number(v) for _, v in standing.tiebreaks))
+            *(number(v) for _name, v in standing.tiebreaks))
 
 
 def header(ranked: list[Standing], columns: list[str]) -> tuple[str, ...]:
-    names = tuple(name for name, _ in ranked[0].tiebreaks) if ranked else ()
-    return ("Rk", "User", "Pts", *names, *columns)
+    names = tuple(_(HEADINGS[name]) for name, _value in ranked[0].tiebreaks) if ranked else ()
+    return (_("Rk"), _("User"), _("Pts"), *names, *columns)
 
 
 def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
@@ -108,7 +117,7 @@ def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
                 cells.append(mark(met[0], row.user) + met[0].colour(row.user) if met else ".")
         rows.append(lead(row) + tuple(cells))
     columns = [str(s.rank) for s in ranked]
-    return Table(header(ranked, columns), tuple(rows), LEGEND["double" if double else "grid"])
+    return Table(header(ranked, columns), tuple(rows), legend("double" if double else "grid"))
 
 
 def by_round(ranked: list[Standing], games: list[Game]) -> Table:
@@ -122,13 +131,13 @@ def by_round(ranked: list[Standing], games: list[Game]) -> Table:
             if not these:
                 cells.append(".")
             elif these[0].bye:
-                cells.append("bye")
+                cells.append(_("bye"))
             else:
                 cells.append(str(rank[these[0].opponent(row.user)]) +
                              "".join(g.colour(row.user) + mark(g, row.user) for g in these))
         rows.append(lead(row) + tuple(cells))
-    return Table(header(ranked, [f"R{n}" for n in range(1, last + 1)]), tuple(rows),
-                 LEGEND["rounds"])
+    return Table(header(ranked, [_("R{number}").format(number=n) for n in range(1, last + 1)]),
+                 tuple(rows), legend("rounds"))
 
 
 def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
