@@ -21,21 +21,12 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
+
+from support.playouts import random_games  # noqa: E402
 
 import rules  # noqa: E402
 from pbm import pictures  # noqa: E402
-
-
-def positions(name: str, count: int, rnd: random.Random) -> list[rules.Game]:
-    out = []
-    for _ in range(count):
-        game = rules.Game.new(name)
-        for _ in range(rnd.randrange(10, 150)):
-            if game.result != "*":
-                break
-            game.play(rnd.choice(game.legal_moves()))
-        out.append(game)
-    return out
 
 
 def timed(work) -> tuple[float, object]:
@@ -46,7 +37,7 @@ def timed(work) -> tuple[float, object]:
 
 def measure(name: str, boards: int, rnd: random.Random) -> dict:
     png_times, svg_times, sizes, svg_sizes = [], [], [], []
-    for game in positions(name, boards, rnd):
+    for game in random_games(name, boards, rnd):
         turned = rnd.random() < 0.5
         view = pictures.view_of(game, turned=turned)
         seconds, picture = timed(lambda: pictures.draw(view))

@@ -57,8 +57,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import limits  # noqa: E402
-import rules  # noqa: E402
 from prefill import prefill  # noqa: E402
+
+import rules  # noqa: E402
 
 DOMAIN = "bench.test"
 SERVER = f"pbm@{DOMAIN}"

@@ -26,9 +26,9 @@ from support.board_pixels import (
     near,
     played,
 )
+from support.playouts import random_games
 from support.processes import REPO
 
-import rules
 from pbm import pictures
 from pbm.pictures import drawing as draw
 from pbm.pictures.faces import FONT, characters
@@ -124,21 +124,9 @@ def test_padwarqi_korean_is_captioned():
     assert ink > 100, "the caption is not written"
 
 
-def random_positions(name: str, count: int, seed: int) -> list[rules.Game]:
-    rnd, out = random.Random(seed), []
-    while len(out) < count:
-        game = rules.Game.new(name)
-        for _ in range(rnd.randrange(10, 120)):
-            if game.result != "*":
-                break
-            game.play(rnd.choice(game.legal_moves()))
-        out.append(game)
-    return out
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_size_limits_over_random_positions(name):
-    for game in random_positions(name, 4, seed=len(name)):
+    for game in random_games(name, 4, random.Random(len(name)), longest=120):
         for turned in (False, True):
             view = pictures.view_of(game, turned=turned, faces="hangul")
             picture = pictures.draw(view)
