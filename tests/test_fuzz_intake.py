@@ -138,17 +138,21 @@ def test_hostile_mail_is_recorded_once_answered_at_most_once_and_never_leaks(off
     parsed = reading.parse(raw)
     multiple = "multiple" in (reading.header_text(parsed, "Subject") + reading.body_text(parsed)).lower()
     assert multiple or sum(recipient == sender for recipient, _ in replies) <= 1
+    # What the writer of a reply to a game mail wrote after their move is their comment: the other
+    # players are shown it, and it is kept, as written -- a word in it that happens to be somebody's
+    # password is the writer's to share (the server cannot know it is one); nothing else may be.
+    commented = b"pbm+" in raw.partition(b"\r\n\r\n")[0] and reading.body_text(parsed)
     for recipient, data in replies:
         for owner, password in PASSWORDS.items():
             # the one answer that may hold a password: a token reply's lines, quoted back to the
             # writer's own address (their own password masked), when none reads as a move
-            assert password.encode() not in data or (
+            assert password.encode() not in data or (commented and password in commented) or (
                 recipient == sender and sender != f"{owner}@example.org"
                 and b"No line of your reply reads as a move" in data), (owner, data)
     stored = office.db.execute("SELECT raw, status FROM inbound WHERE id = ?", [result.inbound_id]).fetchone()
     if stored[1] == "processed":
         for password in PASSWORDS.values():
-            assert password.encode() not in stored[0]
+            assert password.encode() not in stored[0] or (commented and password in commented)
 
 
 FIXED = [

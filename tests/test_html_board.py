@@ -31,6 +31,7 @@ from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
 from pbm import pictures as board_pictures
+from pbm.pictures import deferred
 from rules import board_svg
 
 WOOD = tuple(int(board_svg.BOARD[i:i + 2], 16) for i in (1, 3, 5))
@@ -145,7 +146,8 @@ def test_board_preferences_off_and_svg(post):
     assert not [part for part in mails["bob@example.org"].walk() if part.get_content_maintype() == "image"]
 
 
-def test_readers_who_see_the_same_side_share_one_picture(post):
+def test_readers_who_see_the_same_side_share_one_picture(post, monkeypatch):
+    monkeypatch.setattr(deferred, "_done", deferred.OrderedDict())   # no view's picture kept yet
     post.signup("carol")
     post.send("xiangqi challenge alice bob")
     post.send(f"xiangqi subscribe 101 carol {PASSWORDS['carol']}", sender="carol@example.org")
