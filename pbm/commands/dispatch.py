@@ -20,7 +20,16 @@ from datetime import datetime
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import conditional, notify, parse, play, registry, setups, submit
+from pbm.commands import (
+    conditional,
+    next_steps,
+    notify,
+    parse,
+    play,
+    registry,
+    setups,
+    submit,
+)
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
@@ -45,7 +54,7 @@ def token_usage(ctx: Context) -> list[str]:
                 "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
                 "resign | propose | accept | reject | undo"]
     game = board.replay()
-    example = notify.example_move(board, game, user)[0]
+    example = next_steps.example_move(board, game, user)[0]
     forms = _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates")
     lines = ["MOVE[#N]            " + _("(in {forms}, for example {example} or {numbered})").format(
                  forms=forms, example=example, numbered=f"{example}#{board.ply + 1}"),
@@ -266,7 +275,7 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
     req.secrets.update(w for i, w in enumerate(candidates)
                        if not own or i >= CHECKED_WORDS or accounts.verify_password(w, account.password))
     req.trusted = True
-    example = notify.example_move(board, board.replay(), user)
+    example = next_steps.example_move(board, board.replay(), user)
     return CommandError(_("No line of your reply reads as a move. These are the first lines it read:")
                         + "\n" + "\n".join(f"    {req.mask(text)}" for text in shown) + "\n"
                         + _("Write your move alone on a line (for example {example}), or one of {words}; "

@@ -12,8 +12,9 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import clocks, movelist, notices, wording
+from pbm.commands import clocks, movelist, next_steps, notices, wording
 from pbm.commands.base import Context
+from pbm.commands.next_steps import reader_styles
 from pbm.i18n import _
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
@@ -21,9 +22,7 @@ from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
-from rules import notation, notation_styles
 from rules.board_ascii import hand_lines
-from rules.board_svg import last_move_squares
 
 
 def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
@@ -95,12 +94,6 @@ def played(move: str, notation: str, names: dict[str, str] | None = None) -> str
     if names and i18n.notation() in names:
         return names[i18n.notation()]
     return move if notation == move else f"{move} ({notation})"
-
-
-def reader_styles(variant: rules.Variant) -> tuple[str, ...]:
-    """The notations of `variant` a reader may choose beside coordinates and WXF (`chinese`...)."""
-    return tuple(s for s in notation_styles.notations_of(variant) if s in accounts.PREFERENCES["notation"]
-                 and s not in ("coordinates", "wxf"))
 
 
 def last_move_names(game: rules.Game) -> dict[str, str]:
@@ -356,7 +349,7 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
-                  footer=footer(board, game, user, user in mail.observers))
+                  footer=next_steps.footer(board, game, user, user in mail.observers))
     return compose.render("board.j2", **values), html_part(ctx, values)
 
 
@@ -379,60 +372,3 @@ def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMai
                            _OBSERVER, who, attached)
     body, (html, related) = views[key]
     return body.replace(_OBSERVER, user), (html.replace(_OBSERVER, user), related)
-
-
-def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
-    """A move `user` could make now (or, when it is not their turn, in this position if it were),
-    as the game writes moves: coordinates, and WXF too where the game uses it, or the reader's
-    own notation.  An example in a mail should be a move of the reader's own side, not Red's
-    opening."""
-    probe = game
-    side = board.turn_of(user)
-    if game.turn != side:
-        fields = game.fen().split(" ")
-        fields[1] = side
-        try:
-            probe = rules.Game.new(board.variant, board.params or None, " ".join(fields))
-        except rules.RulesError:
-            probe = None
-    moves = [m for m in probe.legal_moves() if m != rules.PASS] if probe else []
-    king = probe.position.kings[probe.position.side] if probe else -1
-    # a king's step is a poor example (and a move that looks like one, of a novice's king, worse)
-    moves = [m for m in moves if last_move_squares(probe.variant, m)[0] != king] or moves
-    if not moves:
-        return ["MOVE"]
-    move = moves[len(moves) // 2]
-    if i18n.notation() in reader_styles(game.variant):
-        parsed = notation.parse_move(probe.position, move)
-        return [move, notation_styles.write(probe.position, parsed, i18n.notation())]
-    return [move, probe.describe(move)] if game.variant.notation == "wxf" else [move]
-
-
-def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[str]:
-    """What `user` can do next, in the words of the commands."""
-    v, n = board.variant, board.number
-    if board.status != games.ACTIVE:
-        return []
-    if user in board.players:
-        answers = _("Other answers: resign, propose (a draw), accept, reject, undo.")
-        if board.to_move == user:
-            example = _(" or ").join(example_move(board, game, user))
-            lines = [_("It is your move: reply to this mail with just the move on the first line\n"
-                       "(for example {example}), or send the subject:").format(example=example),
-                     f"  {v} move {n} {user} PASSWORD MOVE#{board.ply + 1}"]
-            if board.deadline:
-                lines.append(_("Move by {time} UTC or lose on time.").format(time=board.deadline[:16]))
-            if game.variant.passing and rules.PASS in game.legal_moves():   # listing is not free
-                answers = _("Other answers: resign, propose (a draw), accept, reject, undo, pass.")
-        else:
-            lines = [_("To queue your next move, reply to this mail with: queue MOVE")]
-        lines.append(answers)
-        if game.may_setup(board.turn_of(user)):
-            mine = game.arrangement(board.turn_of(user)).key
-            lines.append(_("Before your first move you may choose your setup (now: {mine}): answer\n"
-                           "with setup ARRANGEMENT; \"{game} help\" lists them.").format(mine=mine, game=v))
-        return lines
-    if not observing:
-        return []
-    return [_("You observe this game; to stop, send: {command}").format(
-        command=f"{v} unsubscribe {n} {user} PASSWORD")]
