@@ -339,12 +339,14 @@ CREATE TABLE tournament_games (
 CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
+
+
 def _redact_at_rest(db: Database) -> None:
-    """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored message is redacted when it is recorded (with every
-    word of its text masked but the command words), a failed one's bytes kept only sealed under
-    the server secret (pbm.model.sealed); the messages stored before are redacted here, all their
-    words masked -- failed ones too, since a migration has no secret to seal them with: run
-    `pbm inbound retry` on those before upgrading."""
+    """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
+    message is redacted when it is recorded (with every word of its text masked but the command
+    words), a failed one's bytes kept only sealed under the server secret (pbm.model.sealed); the
+    messages stored before are redacted here, all their words masked -- failed ones too, since a
+    migration has no secret to seal them with: run `pbm inbound retry` on those before upgrading."""
     db.execute("ALTER TABLE inbound ADD COLUMN sealed BLOB")   # a failed message's raw bytes, sealed
     db.execute("CREATE TABLE running_limits (user_id TEXT NOT NULL REFERENCES users(id), variant TEXT "
                "NOT NULL, most INTEGER NOT NULL, PRIMARY KEY (user_id, variant)) WITHOUT ROWID")
