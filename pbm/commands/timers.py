@@ -87,7 +87,7 @@ def _time_out(ctx: Context, board: games.Board) -> None:
 def _lapse(ctx: Context, board: games.Board) -> None:
     challenged, days = board.challenged, ctx.config.server.challenge_days
     turns.end_without_result(ctx, board, games.CANCELLED,
-                             f"{challenged} did not take up the challenge within {compose.quantity(days, 'day')}")
+                             f"{challenged} did not take up the challenge within {clocks.days(days)}")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     challenger = board.challenger

@@ -53,7 +53,6 @@ def environment() -> jinja2.Environment:
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
     env.filters["wordwrap"] = _wordwrap
     env.globals["language"] = i18n.language
-    env.filters.update(number=number, quantity=quantity)
     return env
 
 
@@ -72,11 +71,6 @@ LINE = 78                               # the longest line of a mail (RFC 5322's
 def number(value: float) -> str:
     """A count or an amount as English writes it: 20, 2.5, 0.5 (never 20.0; at most one decimal)."""
     return f"{round(value, 1):g}"
-
-
-def quantity(value: float, noun: str) -> str:
-    """`value` `noun`s in English: "1 move", "20 days", "2.5 days", "0 games" (a plain -s plural)."""
-    return f"{number(value)} {noun}{'' if round(value, 1) == 1 else 's'}"
 
 
 def _is_html(name: str | None) -> bool:

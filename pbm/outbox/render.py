@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import binascii
-import functools
 import re
 import secrets
 from datetime import datetime, timezone
@@ -94,9 +93,7 @@ def _inline_part(content_id: str, mime_type: str, data: bytes | str) -> tuple[li
         data if isinstance(data, str) else _base64(data)
 
 
-@functools.lru_cache(maxsize=32)
 def _base64(data: bytes) -> str:
-    """Cached: the picture and HTML of one view go to every reader who sees it."""
     text = binascii.b2a_base64(data, newline=False).decode("ascii")
     return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))    # RFC 2045's line length
 
