@@ -43,6 +43,6 @@ class Outgoing:
     headers: dict[str, str] = field(default_factory=dict)
     kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it
     html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
-    attachments: tuple[tuple[str, str], ...] = ()   # (file name, text): e.g. the game's PGN
+    attachments: tuple[tuple[str, str | bytes], ...] = ()   # (name, text, or bytes): a record
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
     related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)
