@@ -1,4 +1,4 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
+"""The `pbm` command: serve, web, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
 once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
@@ -64,8 +64,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="TOML configuration file (default: $PBM_CONFIG, else built-in defaults)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="SMTP listener, outbox worker and timers")
+    serve = sub.add_parser("serve", help="SMTP listener, outbox worker and timers (and the pages, with [web])")
     serve.set_defaults(run=_serve)
+
+    pages = sub.add_parser("web", help="the read-only game pages of [web] alone (mail taken by pbm deliver)")
+    pages.set_defaults(run=_web)
 
     deliver = sub.add_parser("deliver", help="take one message on standard input (MTA pipe)")
     deliver.add_argument("--sender", metavar="ADDRESS",
@@ -151,6 +154,15 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
     except health.Damaged as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_DATAERR
+
+
+def _web(config: Config, args: argparse.Namespace) -> int:
+    from pbm.web import server
+    if not config.web.listen:
+        print("pbm: [web] listen and base_url are not set: there are no pages to serve", file=sys.stderr)
+        return EX_CONFIG
+    server.run(config)
+    return EX_OK
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:

@@ -118,6 +118,20 @@ class ImapSection:
     interval: float = 60.0              # seconds between polls of `pbm poll` without --once
 
 
+@dataclass(frozen=True)
+class WebSection:
+    listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
+    base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
+
+    @property
+    def host(self) -> str:
+        return _split_listen(self.listen)[0]
+
+    @property
+    def port(self) -> int:
+        return _split_listen(self.listen)[1]
+
+
 SECTIONS: dict[str, type] = {
     "server": ServerSection,
     "storage": StorageSection,
@@ -127,6 +141,7 @@ SECTIONS: dict[str, type] = {
     "imap": ImapSection,
     "lmtp": LmtpSection,
     "security": SecuritySection,
+    "web": WebSection,
 }
 
 
@@ -140,6 +155,7 @@ class Config:
     imap: ImapSection
     lmtp: LmtpSection
     security: SecuritySection
+    web: WebSection = field(default_factory=WebSection)
     path: Path | None = None            # the file it was read from, if any
 
     @property
@@ -233,10 +249,15 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [lmtp] socket_mode must be a file mode such as 0o660")
     if config.smtp.max_message_size < 1024:
         raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
-    try:
-        _split_listen(config.smtp.listen)
-    except ValueError:
-        raise ConfigError(f"{path}: [smtp] listen must be HOST:PORT, not {config.smtp.listen!r}") from None
+    for section, listen in (("smtp", config.smtp.listen), ("web", config.web.listen or "x:0")):
+        try:
+            _split_listen(listen)
+        except ValueError:
+            raise ConfigError(f"{path}: [{section}] listen must be HOST:PORT, not {listen!r}") from None
+    if bool(config.web.listen) != bool(config.web.base_url) or not (
+            config.web.base_url == "" or config.web.base_url.startswith(("http://", "https://"))):
+        raise ConfigError(f"{path}: [web] listen and base_url go together, base_url an http:// or "
+                          f"https:// URL (the pages as players reach them)")
 
 
 def _split_listen(listen: str) -> tuple[str, int]:

@@ -1,4 +1,5 @@
-"""`pbm serve`: the SMTP listener, the outbox and the game timers.
+"""`pbm serve`: the SMTP listener, the outbox and the game timers (and, with `[web]`, the game pages:
+pbm.web.server, on the same loop).
 
 The asyncio loop only speaks SMTP (or, with `[smtp] processes`, leaves that to SMTP processes: see
 pbm.runners.listener).  A message is first prepared -- parsed, and the passwords of its commands
@@ -42,6 +43,7 @@ from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
 from pbm.runners.preparers import Preparers
 from pbm.upkeep import health
+from pbm.web import server as web_server
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +316,7 @@ async def _serve(config: Config) -> bool:
                                           host=config.smtp.host, port=config.smtp.port)
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    pages = await web_server.start(config) if config.web.listen else None
     timers = asyncio.create_task(_timers(config, intake_thread))
     watch = asyncio.create_task(_watch(config, intake_thread, receiver))
     log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
@@ -324,6 +327,8 @@ async def _serve(config: Config) -> bool:
     server.close()
     if local is not None:
         local.close()
+    if pages is not None:
+        await pages.cleanup()
     timers.cancel()
     watch.cancel()
     for _ in range(int(DRAIN_TIMEOUT * 10)):
