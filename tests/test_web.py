@@ -36,6 +36,10 @@ def html_of(mail) -> str:
     return mail.get_body(("html",)).get_content()
 
 
+def colours(image) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in image.getcolors(maxcolors=1 << 24)}
+
+
 def last_mail_to(mails, address: str):
     return [m for m in mails if m["To"] == address][-1]
 
@@ -147,7 +151,39 @@ def test_pages_in_chromium_with_scripts_off(site, tmp_path):
                                    height=1600)
             assert image.width == width
             # nothing runs off the right edge: the last columns are the page's white
-            edge = image.crop((width - 6, 0, width, image.height))
-            assert set(edge.getdata()) == {(255, 255, 255)}, f"{user} at {width}px"
+            assert colours(image.crop((width - 6, 0, width, image.height))) == {(255, 255, 255)}, \
+                f"{user} at {width}px"
             # the board is drawn (a picture of many colours), not a broken image
-            assert len(set(image.crop((12, 200, width - 12, 560)).getdata())) > 50
+            assert len(colours(image.crop((12, 200, width - 12, 560)))) > 50
+
+
+def test_a_tournament_page_links_its_games_public_views(site, tmp_path):
+    env, base = site
+    users = {"ann": "Ann-pass-1", "ben": "Ben-pass-1", "cyd": "Cyd-pass-1"}
+    for user, word in users.items():
+        env.mail(f"signup {user} {word}", sender=f"{user}@example.org")
+    env.mail(f"xiangqi tournament create Cup ann {users['ann']} --system=roundrobin", sender="ann@example.org")
+    for user, word in users.items():
+        env.mail(f"xiangqi tournament join cup {user} {word}", sender=f"{user}@example.org")
+    env.replies()
+    env.mail(f"xiangqi tournament start cup ann {users['ann']}", sender="ann@example.org")
+    started = env.replies()
+    news = [m for m in started if "tournament" in text_of(m).lower() and "/t/" in text_of(m)]
+    assert news, [text_of(m)[:300] for m in started]
+    [link] = re.findall(r"(http://127\.0\.0\.1:\d+/t/xiangqi/cup)\b", text_of(news[0]))
+    assert f'href="{link}"' in html_of(news[0])
+
+    status, headers, body = fetch(link)
+    page = body.decode()
+    assert status == 200 and headers["Referrer-Policy"] == "no-referrer" and "<script" not in page
+    games = re.findall(r'href="\.\./\.\./p/(xiangqi-\d+)"', page)
+    assert games and "Round 1" in page
+    status, _, body = fetch(f"{base}/p/{games[0]}")
+    assert status == 200 and "Board" in body.decode() and "record.pgn" in body.decode()
+    request = urllib.request.Request(f"{base}/t/xiangqi/cup", headers={"Accept-Language": "ko-KR"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert 'lang="ko"' in answer.read().decode()
+    assert fetch(f"{base}/t/xiangqi/nosuch")[0] == 404 and fetch(f"{base}/p/xiangqi-999")[0] == 404
+    folder = SHOTS if SHOTS.parent.is_dir() else tmp_path
+    image = screenshot_url(link, folder / "tournament-390.png", width=390, height=900)
+    assert colours(image.crop((384, 0, 390, image.height))) == {(255, 255, 255)}

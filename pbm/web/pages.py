@@ -31,8 +31,34 @@ class NotFound(Exception):
 
 class Reader(NamedTuple):
     board: Board
-    user: str
+    user: str | None                # None: the game's public view (a tournament page links to it)
     preferences: dict[str, str]
+
+
+# The notation a public view names moves in, by the language its visitor's browser asks for.
+PUBLIC_NOTATION = {"zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}
+
+
+def find(db: Database, config: Config, kind: str, name: str, languages: str) -> Reader:
+    """The reader of the page at `/KIND/NAME`: `g`, a reader's own link (`reader`); `p`, a game's
+    public view, in the language of the browser's Accept-Language (`languages`)."""
+    return reader(db, config, name) if kind == "g" else public(db, name, languages)
+
+
+def public(db: Database, name: str, languages: str) -> Reader:
+    """A game's public view (`xiangqi-101`): what anyone may ask of it by mail (`show`, `record`),
+    from the first player's side, in the browser's language and that language's notation."""
+    variant, _, number = name.partition("-")
+    board = games.load(db, variant, int(number)) if variant in rules.variant_names() and \
+        number.isdigit() else None
+    if board is None or board.status not in (games.ACTIVE, games.FINISHED):
+        raise NotFound(name)
+    lang = i18n.from_header(languages) or "en"
+    style = PUBLIC_NOTATION.get(lang, "both")
+    prefs = {key: values[0] for key, values in accounts.PREFERENCES.items()} | {"lang": lang, "board": "red"}
+    if style in reader_styles(board.replay().variant):
+        prefs["notation"] = style
+    return Reader(board, None, prefs)
 
 
 def reader(db: Database, config: Config, token: str) -> Reader:
@@ -59,9 +85,9 @@ def _ply(board: Board, ply: str | None) -> int | None:
     return None if int(ply) == board.ply else int(ply)
 
 
-def page(db: Database, config: Config, token: str, ply: str | None, now: datetime) -> str:
-    """The HTML page of the game for the reader the link names, after `ply` moves (None: now)."""
-    board, user, prefs = reader(db, config, token)
+def page(db: Database, config: Config, who: Reader, token: str, ply: str | None, now: datetime) -> str:
+    """The HTML page of the game for `who` (at `.../TOKEN`), after `ply` moves (None: now)."""
+    board, user, prefs = who
     upto = _ply(board, ply)
     game = board.replay()
     ctx = Context(db=db, config=config, incoming=None, now=now)
@@ -94,23 +120,23 @@ def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:
     return rows
 
 
-def picture(db: Database, config: Config, token: str, ply: str | None) -> bytes:
+def picture(db: Database, config: Config, who: Reader, ply: str | None) -> bytes:
     """The PNG of the board of the page, as the reader's board mail draws it."""
-    board, user, prefs = reader(db, config, token)
+    board, user, prefs = who
     upto = _ply(board, ply)
     game = board.replay()
     shown = game if upto is None else game.at(upto)
     return Deferred(shown, turned=_turned(board, user, prefs), faces=prefs["board_faces"]).png()
 
 
-def _turned(board: Board, user: str, prefs: dict[str, str]) -> bool:
+def _turned(board: Board, user: str | None, prefs: dict[str, str]) -> bool:
     """Whether the reader sees the board from the second player's side, as in their mails."""
     return prefs["board"] != "red" and user in board.players and board.turn_of(user) == "b"
 
 
-def record(db: Database, config: Config, token: str, suffix: str, utf8: bool) -> tuple[bytes, str, str]:
+def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -> tuple[bytes, str, str]:
     """(bytes, Content-Type, file name) of the record `record.SUFFIX` of the page's game."""
-    board, user, prefs = reader(db, config, token)
+    board, user, prefs = who
     fmt = formats.BY_SUFFIX.get(suffix)
     if fmt is None or fmt not in formats.of(board.variant):
         raise NotFound(suffix)

@@ -22,7 +22,7 @@ from aiohttp import web
 from pbm.config import Config
 from pbm.model.db import Database
 from pbm.model.store import open_reader
-from pbm.web import pages
+from pbm.web import pages, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -43,35 +43,50 @@ class _Readers(threading.local):
 
 
 def app(config: Config) -> web.Application:
-    """The pages' application: `/g/TOKEN`, `/g/TOKEN/board.png`, `/g/TOKEN/record.SUFFIX`."""
+    """The pages' application: a reader's page `/g/TOKEN` (its picture `/g/TOKEN/board.png`, its
+    records `/g/TOKEN/record.SUFFIX`), a game's public view `/p/xiangqi-101` (the same beneath it),
+    a tournament's page `/t/xiangqi/NAME`."""
     readers = _Readers()
 
-    def read(work: Callable[..., T], *args: object) -> T:
+    def read(work: Callable[[Database, Config], T]) -> T:
         if readers.db is None:
             readers.db = open_reader(config)
-        return work(readers.db, config, *args)
+        return work(readers.db, config)
 
-    async def run(work: Callable[..., T], *args: object) -> T:
+    async def run(work: Callable[[Database, Config], T]) -> T:
+        """`work(db, config)` in a worker thread, on its read-only connection."""
         try:
-            return await asyncio.to_thread(read, work, *args)
+            return await asyncio.to_thread(read, work)
         except pages.NotFound:
             raise web.HTTPNotFound() from None
 
+    def who(db: Database, config: Config, request: web.Request) -> pages.Reader:
+        return pages.find(db, config, request.match_info["kind"], request.match_info["name"],
+                          request.headers.get("Accept-Language", ""))
+
     async def game(request: web.Request) -> web.Response:
-        html = await run(pages.page, request.match_info["token"], request.query.get("ply"),
-                         datetime.now(timezone.utc))
+        html = await run(lambda db, config: pages.page(db, config, who(db, config, request),
+                                                       request.match_info["name"], request.query.get("ply"),
+                                                       datetime.now(timezone.utc)))
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
 
     async def board(request: web.Request) -> web.Response:
-        png = await run(pages.picture, request.match_info["token"], request.query.get("ply"))
+        png = await run(lambda db, config: pages.picture(db, config, who(db, config, request),
+                                                         request.query.get("ply")))
         return web.Response(body=png, content_type="image/png", headers=HEADERS)
 
     async def record(request: web.Request) -> web.Response:
-        data, media, name = await run(pages.record, request.match_info["token"],
-                                      request.match_info["suffix"],
-                                      request.query.get("encoding", "").lower() == "utf-8")
+        utf8 = request.query.get("encoding", "").lower() == "utf-8"
+        data, media, name = await run(lambda db, config: pages.record(
+            db, config, who(db, config, request), request.match_info["suffix"], utf8))
         return web.Response(body=data, headers={**HEADERS, "Content-Type": media,
                                                 "Content-Disposition": f'inline; filename="{name}"'})
+
+    async def tournament(request: web.Request) -> web.Response:
+        html = await run(lambda db, config: tournaments.page(
+            db, config, request.match_info["variant"], request.match_info["name"],
+            request.headers.get("Accept-Language", ""), datetime.now(timezone.utc)))
+        return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
 
     async def stylesheet(request: web.Request) -> web.Response:
         return web.Response(body=STYLESHEET, content_type="text/css", charset="utf-8",
@@ -86,8 +101,10 @@ def app(config: Config) -> web.Application:
             return web.Response(status=e.status, text=f"{e.reason}\n", headers=HEADERS)
 
     application = web.Application(middlewares=[plain_errors])
-    application.add_routes([web.get("/g/{token}", game), web.get("/g/{token}/board.png", board),
-                            web.get("/g/{token}/record.{suffix}", record),
+    game_page = "/{kind:[gp]}/{name}"
+    application.add_routes([web.get(game_page, game), web.get(game_page + "/board.png", board),
+                            web.get(game_page + "/record.{suffix}", record),
+                            web.get("/t/{variant}/{name}", tournament),
                             web.get("/static/page.css", stylesheet)])
     return application
 
