@@ -187,3 +187,27 @@ def test_a_tournament_page_links_its_games_public_views(site, tmp_path):
     folder = SHOTS if SHOTS.parent.is_dir() else tmp_path
     image = screenshot_url(link, folder / "tournament-390.png", width=390, height=900)
     assert colours(image.crop((384, 0, 390, image.height))) == {(255, 255, 255)}
+
+
+def test_pbm_web_alone_serves_the_pages_of_games_taken_by_pbm_deliver(pbm_env):
+    assert pbm_env.run("web").returncode == 78          # no [web]: nothing to serve
+    port = free_port()
+    pbm_env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}/"})
+    for user in ("alice", "bob"):
+        pbm_env.mail(f"signup {user} {PASSWORDS[user]}", sender=f"{user}@example.org")
+    pbm_env.mail("janggi challenge alice bob")
+    pbm_env.mail(f"janggi move 101 alice {PASSWORDS['alice']} a4b4", sender="alice@example.org")
+    [link] = LINK.findall(text_of(last_mail_to(pbm_env.replies(), "bob@example.org")))
+    web = pbm_env.popen("web")
+    try:
+        assert wait_until(lambda: _listening(port), 30)
+        status, headers, body = fetch(link + "/record.gib")
+        assert status == 200 and headers["Content-Type"] == "text/plain; charset=cp949"
+        assert "1. 71졸72" in body.decode("cp949") and '[한대국자 "bob"]' in body.decode("cp949")
+        status, headers, body = fetch(link + "/record.gib?encoding=utf-8")
+        assert headers["Content-Type"] == "text/plain; charset=utf-8" and "71졸72" in body.decode()
+        assert fetch(link + "/record.zh.pgn")[0] == 404            # Janggi has no Chinese PGN
+        assert "a4b4" in fetch(link)[2].decode()
+    finally:
+        web.terminate()
+        assert web.wait(30) == 0
