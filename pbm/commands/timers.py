@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pbm import clock
 from pbm.commands import away as vacation
-from pbm.commands import clocks, notify, seeking, timeouts, turns
+from pbm.commands import clocks, digest, notify, outages, seeking, timeouts, turns
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
@@ -47,6 +47,7 @@ def mails(db: Database, config: Config, now: datetime) -> list[Outgoing]:
 
 def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
+    outages.check(ctx)                  # first: a clock that ran out during an outage gets it back
     guard.forget_old(ctx.db, ctx.now)
     accounts.forget_checks(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
@@ -61,6 +62,7 @@ def run(ctx: Context) -> None:
     for away in vacations.due(ctx.db, ctx.now, BATCH):
         vacation.ended(ctx, away)
     seeking.expire(ctx, BATCH)
+    digest.due(ctx)
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:

@@ -342,7 +342,8 @@ CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE ga
 
 # 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timeouts): the server's
 # heartbeats and the outages found between them, the credit each game got from one (told in its next
-# board mail), the leave days autoleave spent, and the time-outs of a player (`GAME player`).
+# board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
+# most a tournament lets its entrants have.
 CLOCKS = """
 CREATE TABLE heartbeats (
     name TEXT PRIMARY KEY,              -- 'timers': the last timer run; 'digest': the last digest run
@@ -363,6 +364,7 @@ CREATE TABLE outage_credits (
 
 ALTER TABLE vacations ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0;  -- 1: a day autoleave spent
 CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
+ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
 """
 
 
