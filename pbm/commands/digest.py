@@ -59,7 +59,7 @@ def _send(ctx: Context, user: str) -> None:
 def _entry(ctx: Context, board: Board, user: str) -> list[str]:
     """A game of the digest, in the reader's language and notation."""
     left = _left(ctx, board)
-    game = board.replay()
+    game = games.get(ctx.db, board.id).replay()
     head = _("{title} Board {number}, against {opponent}").format(
         title=board.title, number=board.number, opponent=board.opponent(user))
     time = (_("no time limit") if left == NO_LIMIT else

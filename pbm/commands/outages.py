@@ -13,8 +13,9 @@ from datetime import timedelta
 from pbm.commands import clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, lazy
-from pbm.model import games, heartbeats
+from pbm.model import heartbeats
 from pbm.model.db import parse_timestamp, timestamp
+from pbm.model.games import Board
 
 
 def check(ctx: Context) -> None:
@@ -24,8 +25,8 @@ def check(ctx: Context) -> None:
     if previous is None or ctx.now - previous <= timedelta(hours=ctx.config.clocks.outage_after):
         return
     outage = heartbeats.record_outage(ctx.db, previous, ctx.now)
-    for game_id, deadline, remind_at in ctx.db.execute(
-            "SELECT id, deadline, remind_at FROM games WHERE deadline IS NOT NULL").fetchall():
+    for game_id, user, deadline, remind_at in ctx.db.execute(
+            "SELECT id, to_move, deadline, remind_at FROM games WHERE deadline IS NOT NULL").fetchall():
         [began] = ctx.db.execute("SELECT max(played_at) FROM moves WHERE game_id = ?",
                                  [game_id]).fetchone()
         gap = ctx.now - max(previous, parse_timestamp(began) if began else previous)
@@ -34,16 +35,15 @@ def check(ctx: Context) -> None:
         ctx.db.execute("UPDATE games SET deadline = ?, remind_at = ? WHERE id = ?",
                        [timestamp(parse_timestamp(deadline) + gap),
                         remind_at and timestamp(parse_timestamp(remind_at) + gap), game_id])
-        heartbeats.credit(ctx.db, game_id, gap.total_seconds(), outage)
+        heartbeats.credit(ctx.db, game_id, user, gap.total_seconds(), outage)
 
 
-def told(ctx: Context, board: games.Board) -> list:
-    """The line of the game's next board mail about the time its player to move got back."""
+def told(ctx: Context, board: Board) -> list:
+    """The line of the game's next board mail about the time a player got back."""
     credit = heartbeats.take_credit(ctx.db, board.id)
-    if credit is None or board.status != games.ACTIVE or board.to_move is None:
+    if credit is None:
         return []
-    seconds, started, ended = credit
-    user = board.to_move
+    user, seconds, started, ended = credit
     return [lazy(lambda: _("The server was down from {start} to {end} UTC: {user}'s clock got {time} "
                            "back.").format(start=started[:16], end=ended[:16], user=user,
                                            time=clocks.span(timedelta(seconds=seconds))))]

@@ -26,17 +26,19 @@ def record_outage(db: Database, started: datetime, ended: datetime) -> int:
                       [timestamp(started), timestamp(ended)]).lastrowid
 
 
-def credit(db: Database, game_id: int, seconds: float, outage_id: int) -> None:
-    """Note that the player to move of the game got `seconds` back, for their next board mail."""
-    db.execute("INSERT INTO outage_credits (game_id, seconds, outage_id) VALUES (?, ?, ?) ON CONFLICT "
-               "(game_id) DO UPDATE SET seconds = seconds + excluded.seconds, outage_id = "
-               "excluded.outage_id", [game_id, seconds, outage_id])
+def credit(db: Database, game_id: int, user: str, seconds: float, outage_id: int) -> None:
+    """Note that `user`, to move in the game, got `seconds` back, for the game's next board mail."""
+    db.execute("INSERT INTO outage_credits (game_id, user_id, seconds, outage_id) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, seconds = CASE WHEN "
+               "user_id = excluded.user_id THEN seconds ELSE 0 END + excluded.seconds, outage_id = "
+               "excluded.outage_id", [game_id, user, seconds, outage_id])
 
 
-def take_credit(db: Database, game_id: int) -> tuple[float, str, str] | None:
-    """The credit not yet told of a game (seconds, and when the last outage began and ended), which
-    is then forgotten; None if there is none."""
-    row = db.execute("SELECT c.seconds, o.started_at, o.ended_at FROM outage_credits c JOIN outages o "
+def take_credit(db: Database, game_id: int) -> tuple[str, float, str, str] | None:
+    """The credit not yet told of a game (who got it, how many seconds, and when the last outage
+    began and ended), which is then forgotten; None if there is none."""
+    row = db.execute("SELECT c.user_id, c.seconds, o.started_at, o.ended_at FROM outage_credits c "
+                     "JOIN outages o "
                      "ON o.id = c.outage_id WHERE c.game_id = ?", [game_id]).fetchone()
     if row is not None:
         db.execute("DELETE FROM outage_credits WHERE game_id = ?", [game_id])

@@ -358,7 +358,8 @@ CREATE TABLE outages (
 
 CREATE TABLE outage_credits (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    seconds REAL NOT NULL,              -- given back to the player to move; deleted once told
+    user_id TEXT NOT NULL REFERENCES users(id),     -- the player to move, whose clock ran
+    seconds REAL NOT NULL,              -- given back to them; deleted once told
     outage_id INTEGER NOT NULL REFERENCES outages(id)
 );
 
