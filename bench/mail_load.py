@@ -120,7 +120,8 @@ class Server:
     def cpu_seconds(self) -> collections.Counter:
         """User + system CPU time so far of the server and its child processes (Linux /proc), by
         the name each thread shows in ps (pbm names its parts: pbm-intake, the one thread that
-        writes the database; pbm-smtp-N; pbm-outbox; the main process's event loop is python)."""
+        writes the database; pbm-smtp-N; pbm-outbox; pbm-drawer, its processes that draw the
+        pictures; the main process's event loop is python)."""
         ticks: collections.Counter = collections.Counter()
         for pid in _process_tree(self.process.pid):
             for task in Path(f"/proc/{pid}/task").glob("*"):

@@ -16,6 +16,7 @@ import sys
 from typing import BinaryIO
 
 from pbm.pictures import deferred
+from pbm.runners.processes import name_process
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ def _read_answer(stream: BinaryIO) -> bytes | None:
 
 def main() -> None:
     """A drawer: a token a line in, `SIZE\\n` and the base64 lines out (0: could not be drawn)."""
+    name_process("pbm-drawer")
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         lines = deferred.draw_token(line.strip())
