@@ -34,9 +34,9 @@ from pbm.model.games import Board
 MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).
 SERVER_PARAMS = {"fen=FEN": N_("start from this position"),
-                 "record": N_("start after the record attached to a challenge"),
                  "unrated": N_("the game does not count for the ratings"),
-                 "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)")}
+                 "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)"),
+                 "record": N_("start after the record attached to a challenge")}
 
 
 def challenge(ctx: Context, req: Request) -> None:
