@@ -340,6 +340,21 @@ CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
 
+# 9: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# adjudicates the game again or dismisses it.
+APPEALS = """
+CREATE TABLE appeals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    text TEXT NOT NULL,                 -- the player's words (the mail's body), passwords masked
+    at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'dismissed', 'decided')),
+    arbiter TEXT REFERENCES users(id),  -- who closed it
+    closed_at TEXT,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+"""
+
 
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
@@ -364,4 +379,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     _redact_at_rest,
     CORRESPONDENCE,
     TOURNAMENTS,
+    APPEALS,
 ]
