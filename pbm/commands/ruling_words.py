@@ -73,7 +73,7 @@ def lines(board: Board, game: rules.Game, viewer: str | None = None) -> list[str
     out = [_("The cycle that repeated, move by move:") if found.final else
            _("The cycle that would repeat, move by move:")]
     for ply in found.plies:
-        out += _wrapped(_ply_line(shown, ply))
+        out += _ply_line(shown, ply)
         shown.play(notation.format_move(shown.variant, ply.move, shown.position))
     out += i18n.wrap(_verdict(board, game, found), COLUMNS)
     out += i18n.wrap(rule_line(found.decides), COLUMNS)
@@ -81,18 +81,19 @@ def lines(board: Board, game: rules.Game, viewer: str | None = None) -> list[str
     return out
 
 
-def _wrapped(text: str) -> list[str]:
-    """A ply's line, continued under its move where it is too long."""
+def _wrapped(head: str, label: str) -> list[str]:
+    """A ply's line (`head`: its number and move, `label`: what it did), the label continued under
+    the move where it is too long; the columns' double spaces kept."""
+    text = f"{head}  {label}"
     if i18n.width(text) <= COLUMNS:
-        return [text]                   # as it is: wrapping would close up the columns' spaces
-    first, *rest = i18n.wrap(text, COLUMNS)
-    return [first] + (["      " + line for line in i18n.wrap(" ".join(rest), COLUMNS - 6)] if rest else [])
+        return [text]
+    first, *rest = i18n.wrap(label, COLUMNS - i18n.width(head) - 2)
+    return [f"{head}  {first}"] + ["      " + line for line in rest]
 
 
-def _ply_line(before: rules.Game, ply: Ply) -> str:
+def _ply_line(before: rules.Game, ply: Ply) -> list[str]:
     """`5. h3e3  C2=5  chases the rook on e7 (unprotected)` in the reader's notation."""
-    pos = before.position
-    return f"{ply.number}. {_named(before, ply)}  {_label(pos, ply)}"
+    return _wrapped(f"{ply.number}. {_named(before, ply)}", _label(before.position, ply))
 
 
 def _named(game: rules.Game, ply: Ply) -> str:
