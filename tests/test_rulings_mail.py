@@ -62,7 +62,8 @@ def test_a_ruling_is_explained_sent_again_and_appealed(pbm_env):
         assert RULING in body(mail)
         assert "Game won by bob (perpetual chase of the cannon on b7 by Red)." in body(mail)
         assert any(cid.startswith("<cycle-") for cid in images(mail))
-        assert "5. c1b1  R7=8  chases the cannon on b7 (unprotected)" in html_of(mail)
+        assert re.search(r">5\. c1b1  R7=8</code>&nbsp; chases the cannon on b7 \(unprotected\)</p>",
+                         html_of(mail))
 
     # the ruling again, to a stranger: no password, no comment of the players
     pbm_env.mail("xiangqi ruling 101", sender="dave@example.net")

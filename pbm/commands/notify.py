@@ -135,6 +135,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
         "ruling": ruling_words.lines(board, game, viewer) if upto is None else [],
+        "ruling_said": ruling_words.said(board, game, viewer) if upto is None else [],
         "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
         "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
                           if upto is not None else ""),

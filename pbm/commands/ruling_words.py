@@ -63,37 +63,37 @@ def rule_line(rule: Rule) -> str:
 
 
 def lines(board: Board, game: rules.Game, viewer: str | None = None) -> list[str]:
-    """What a mail to `viewer` about the game's end (or a warning) says of the ruling: the cycle,
-    the verdict and the rule; for a Janggi game decided on points, the count and the rule.  []
-    for any other."""
+    """What a mail to `viewer` about the game's end (or a warning) says of the ruling, in lines of
+    at most COLUMNS: the cycle, the verdict and the rule; for a Janggi game decided on points, the
+    count and the rule.  [] for any other."""
+    return [line for head, text in said(board, game, viewer) for line in _wrapped(head, text)]
+
+
+def said(board: Board, game: rules.Game, viewer: str | None = None) -> list[tuple[str, str]]:
+    """`lines` unwrapped, as (head, text): a ply's number and move and what it did, else ("", a
+    sentence).  The HTML part shows them so, for the reader's window to wrap."""
     found = shown_to(board, game, viewer)
     if found is None:
         return _counted(game)
     shown = game.at(found.start)
-    out = [_("The cycle that repeated, move by move:") if found.final else
-           _("The cycle that would repeat, move by move:")]
+    out = [("", _("The cycle that repeated, move by move:") if found.final else
+            _("The cycle that would repeat, move by move:"))]
     for ply in found.plies:
-        out += _ply_line(shown, ply)
+        out.append((f"{ply.number}. {_named(shown, ply)}", _label(shown.position, ply)))
         shown.play(notation.format_move(shown.variant, ply.move, shown.position))
-    out += i18n.wrap(_verdict(board, game, found), COLUMNS)
-    out += i18n.wrap(rule_line(found.decides), COLUMNS)
-    out += _counted(game)
-    return out
+    return out + [("", _verdict(board, game, found)), ("", rule_line(found.decides))] + _counted(game)
 
 
-def _wrapped(head: str, label: str) -> list[str]:
-    """A ply's line (`head`: its number and move, `label`: what it did), the label continued under
-    the move where it is too long; the columns' double spaces kept."""
-    text = f"{head}  {label}"
-    if i18n.width(text) <= COLUMNS:
-        return [text]
-    first, *rest = i18n.wrap(label, COLUMNS - i18n.width(head) - 2)
+def _wrapped(head: str, text: str) -> list[str]:
+    """A sentence wrapped; a ply's line (`head`: its number and move, `text`: what it did) with
+    its text continued under the move, the columns' double spaces kept."""
+    if not head:
+        return i18n.wrap(text, COLUMNS)
+    line = f"{head}  {text}"
+    if i18n.width(line) <= COLUMNS:
+        return [line]
+    first, *rest = i18n.wrap(text, COLUMNS - i18n.width(head) - 2)
     return [f"{head}  {first}"] + ["      " + line for line in rest]
-
-
-def _ply_line(before: rules.Game, ply: Ply) -> list[str]:
-    """`5. h3e3  C2=5  chases the rook on e7 (unprotected)` in the reader's notation."""
-    return _wrapped(f"{ply.number}. {_named(before, ply)}", _label(before.position, ply))
 
 
 def _named(game: rules.Game, ply: Ply) -> str:
@@ -178,13 +178,12 @@ _COUNT = re.compile(r"(?P<why>.+): (?:decided|drawn) on points, (?P<a>\w+) (?P<x
                     r"(?P<b>\w+) (?P<y>[\d.]+)$")
 
 
-def _counted(game: rules.Game) -> list[str]:
+def _counted(game: rules.Game) -> list[tuple[str, str]]:
     """A Janggi game decided (or drawn) on points: the count and the rule (`초 72 : 한 73.5`)."""
     found = _COUNT.match(game.reason or "") if game.result != "*" else None
     if found is None:
         return []
     count = f"{wording.name(found['a'])} {found['x']} : {wording.name(found['b'])} {found['y']}"
-    out = i18n.wrap(_("Count: {count}").format(count=count), COLUMNS)
-    if found["why"] == "bikjang":
-        out += i18n.wrap(rule_line(BY_KEY["bikjang"]), COLUMNS)
-    return out + i18n.wrap(rule_line(BY_KEY["points"]), COLUMNS)
+    rules_applied = [BY_KEY["bikjang"]] if found["why"] == "bikjang" else []
+    return [("", _("Count: {count}").format(count=count))] + \
+        [("", rule_line(r)) for r in [*rules_applied, BY_KEY["points"]]]
