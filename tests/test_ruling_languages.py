@@ -41,11 +41,12 @@ def folder(tmp_path: Path) -> Path:
     return SHOTS if SHOTS.is_dir() else tmp_path
 
 
-def play(post: PostOffice, game: str, fen: str, moves: str) -> dict[str, object]:
-    post.send(f"{game} challenge -fen={fen} alice bob", sender="alice@example.org")
+def play(post: PostOffice, game: str, fen: str, moves: str,
+         players: tuple[str, str] = ("alice", "bob")) -> dict[str, object]:
+    post.send(f"{game} challenge -fen={fen} {players[0]} {players[1]}", sender=f"{players[0]}@example.org")
     board = post.db.execute("SELECT board FROM games ORDER BY id DESC LIMIT 1").fetchone()[0]
     for ply, move in enumerate(moves.split()):
-        user = ("alice", "bob")[ply % 2]
+        user = players[ply % 2]
         mails = post.send(f"{game} move {board} {user} {PASSWORDS[user]} {move}", sender=f"{user}@example.org")
     return {m["To"]: m for m in mails}
 
@@ -113,3 +114,57 @@ def test_a_janggi_game_decided_on_points_shows_the_count(tmp_path):
     assert "점수: 초 72 : 한 73.5" in korean and "제17조: 궁이 서로 마주 보면" in korean
     assert "제18조: 점수제에서는" in korean
     assert "Count: Cho 72 : Han 73.5" in english and "Rule 18: Under points scoring" in english
+
+
+DATA = Path(__file__).parent / "data" / "repetition_public.jsonl"
+
+
+def test_every_decisive_held_out_case_is_explained_in_its_mail(tmp_path):
+    """Each held-out case that ends by perpetual check or chase, played by mail: the mail's cycle is
+    the moves that led from the repeated position back to it, a ply is labelled `check` exactly when
+    it leaves the side to move in check, every move of the loser checks (perpetual check) or chases
+    the piece the reason names, and the rule named is the one that decides."""
+    import json
+
+    import rules
+    from rules import ruling
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob", "carol", "root")
+    cases = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    decisive = [c for c in cases if c["expected"] != "draw" and c["fen"].split()[1] == "w"]
+    assert len(decisive) == 21      # of 22: fsf-24 starts with Black to move (tests/test_ruling.py has it)
+    for number, case in enumerate(decisive):
+        players = (("alice", "bob"), ("carol", "root"))[number % 2]   # the challenges of a day
+        mails = play(post, "xiangqi", case["fen"].replace(" ", "_"), case["moves"], players)
+        mail = text(mails[f"{players[0]}@example.org"])
+        block = mail.split("The cycle that repeated, move by move:\n", 1)[1].split("\n\n", 1)[0]
+        plies = re.findall(r"^(\d+)\. (\S+)  \S+  (.+(?:\n      .+)*)$", block, re.M)
+        game = rules.Game.new("xiangqi", None, case["fen"])
+        for move in case["moves"].split():
+            game.play(move)
+        found = ruling.explain(game)
+        assert [int(n) for n, _, _ in plies] == [p.number for p in found.plies], case["id"]
+        assert [m for _, m, _ in plies] == game.moves[found.start:], case["id"]
+        assert game.at(found.start).fen().split()[:2] == game.fen().split()[:2]
+        loser = "Red" if case["expected"] == "black_wins" else "Black"
+        for n, _, label in plies:
+            label = " ".join(label.split())
+            assert label.startswith("check") == game.at(int(n)).in_check(), (case["id"], n, label)
+            if (int(n) % 2 == 1) == (loser == "Red"):               # the loser's move
+                if game.reason.startswith("perpetual check"):
+                    assert label.startswith("check"), (case["id"], n, label)
+                else:
+                    piece = re.match(r"perpetual chase of the (.+?) on", game.reason)[1]
+                    assert f"chases the {piece} on " in label, (case["id"], n, label)
+        assert f"Rule {found.decides.number}: " in mail and "loses by perpetual" in mail
+
+
+def test_a_draw_by_repetition_with_both_sides_alike(tmp_path):
+    """fsf-16: both sides check on every move: a draw, by the verdict table's rule."""
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    mails = play(post, "xiangqi", "9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5_w_-_-_0_1", "e4d4 d7e7 d4e4 e7d7 " * 2)
+    mail = text(mails["bob@example.org"])
+    assert "Draw (repetition)." in mail
+    assert re.search(r"^5\. e4d4  C5=6  check$", mail, re.M)
+    assert "Verdict: a draw; both sides did the same.\nRule 5: Perpetual check loses against" in mail
