@@ -86,8 +86,8 @@ def explain(game, times: int = 3) -> Ruling | None:
 
 def _replay(referee: Referee, pos: Position, plies: int,
             first: int) -> tuple[list[Ply], list[int], list[set[int]]]:
-    """Each ply of the last `plies` moves on `pos` (numbered from `first`), and each side's class and chased pieces (the
-    points where they stand now), as `Referee.judge` finds them."""
+    """Each ply of the last `plies` moves on `pos` (numbered from `first`), and each side's class
+    and chased pieces (the points where they stand now), as `Referee.judge` finds them."""
     moves: list[Move] = [pos.pop() for _ in range(plies)][::-1]
     identity = {sq: sq for sq in pos.pieces[0] | pos.pieces[1]}
     checking = [True, True]
