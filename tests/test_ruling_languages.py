@@ -116,6 +116,19 @@ def test_a_janggi_game_decided_on_points_shows_the_count(tmp_path):
     assert "Count: Cho 72 : Han 73.5" in english and "Rule 18: Under points scoring" in english
 
 
+def test_a_janggi_bikjang_draw_names_its_rule(tmp_path):
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    post.send("janggi challenge alice bob", sender="alice@example.org")
+    for user, move in (("alice", "e2d2"), ("bob", "e9d9"), ("alice", "pass")):
+        mails = post.send(f"janggi move 101 {user} {PASSWORDS[user]} {move}", sender=f"{user}@example.org")
+    mail = text(mails[0])
+    assert "Draw (bikjang)." in mail and "Rule 17: When the generals face each other (bikjang)" in mail
+    assert "Count:" not in mail
+    [again] = post.send("janggi ruling 101", sender="dave@example.net")
+    assert "Rule 17: When the generals face each other (bikjang)" in text(again)
+
+
 DATA = Path(__file__).parent / "data" / "repetition_public.jsonl"
 
 

@@ -1,7 +1,7 @@
 """A ruling asked for again, and an appeal against it.
 
 `GAME ruling BOARD` sends anyone the ruling of a game the rules decided by repetition (or, in
-Janggi, on points): the game mail with the cycle, the verdict and the rule (pbm.commands.
+Janggi, by bikjang or on points): the game mail with the cycle, the verdict and the rule (pbm.commands.
 ruling_words), without the players' comments.  `GAME appeal BOARD USERID PASSWORD` lets a player of
 the game object once, within APPEAL_DAYS of the ruling: the arbiters (`[admins] users`) get the
 ruling, the player's words (the mail's body) and the game's record; the opponent is told; the result
@@ -30,8 +30,8 @@ def ruling(ctx: Context, req: Request) -> None:
     game = board.replay()
     if board.status == games.ACTIVE or not ruling_words.lines(board, game):
         raise CommandError(_("{title} Board {number} was not decided by a ruling of the rules (by "
-                             "repetition, or in Janggi on points): there is none to send.").format(
-            title=board.title, number=board.number))
+                             "repetition, or in Janggi by bikjang or on points): there is none to "
+                             "send.").format(title=board.title, number=board.number))
     values = notify.for_sender(ctx, board, game)
     values.update(headline=[_("The ruling on {title} Board {number}:").format(
         title=board.title, number=board.number)], notes=history(ctx, board), comment=None, footer=[])
@@ -64,8 +64,8 @@ def appeal(ctx: Context, req: Request) -> None:
     if board.status != games.FINISHED or not board.finished_at \
             or not ruling_words.lines(board, board.replay()):
         raise CommandError(_("{title} Board {number} was not decided by a ruling of the rules (by "
-                             "repetition, or in Janggi on points): there is none to appeal against.").format(
-            title=board.title, number=board.number))
+                             "repetition, or in Janggi by bikjang or on points): there is none to "
+                             "appeal against.").format(title=board.title, number=board.number))
     if ctx.now - parse_timestamp(board.finished_at) > timedelta(days=APPEAL_DAYS):
         raise CommandError(_("The ruling on {title} Board {number} was given on {day}: an appeal is "
                              "made within {days} days of it.").format(

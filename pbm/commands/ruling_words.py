@@ -179,7 +179,10 @@ _COUNT = re.compile(r"(?P<why>.+): (?:decided|drawn) on points, (?P<a>\w+) (?P<x
 
 
 def _counted(game: rules.Game) -> list[tuple[str, str]]:
-    """A Janggi game decided (or drawn) on points: the count and the rule (`초 72 : 한 73.5`)."""
+    """A Janggi game decided (or drawn) on points: the count and the rules (`초 72 : 한 73.5`); one
+    drawn by bikjang: the rule of bikjang."""
+    if game.result != "*" and game.reason == "bikjang":
+        return [("", rule_line(BY_KEY["bikjang"]))]
     found = _COUNT.match(game.reason or "") if game.result != "*" else None
     if found is None:
         return []
