@@ -166,7 +166,8 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     cycle = ""
     if values["cycle"]:                 # a ruling's cycle: drawn now, once per cycle and side
         strip = strip_png(shown, *values["cycle"], turned=turned, faces=faces)
-        cycle = strip.img(f"cid:{strip.key}@{domain}")
+        # four small boards still read when shrunk to a phone's width; more scroll at their size
+        cycle = strip.img(f"cid:{strip.key}@{domain}", shrink=values["cycle"][1] <= 4)
         related += ((f"{strip.key}@{domain}", "image/png", strip.data),)
     html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"),
                                cycle_picture=cycle)
