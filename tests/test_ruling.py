@@ -80,7 +80,7 @@ def test_draws_name_the_rule_that_decides():
     assert ruling.explain(played(by_id["fsf-17"])).decides == BY_KEY["allowed"]
 
 
-def test_removing_the_protector_flips_the_label():
+def test_removing_or_swapping_the_protector_flips_the_label():
     """fsf-01: Red's cannon chases Black's rook between a8 and b8.  On b8 it is protected by Black's
     cannon on e8 over the screen of the horse on c8 (a real root; chased anyway, a rook being worth
     more).  Without that horse the cannon has no screen, and the rook on b8 is chased unprotected
@@ -96,6 +96,10 @@ def test_removing_the_protector_flips_the_label():
     game = played(dict(case, fen=case["fen"].replace("r1n1c4", "r3c4")))
     assert game.result == "0-1"
     assert on_b8(game) == ruling.Protection(False, ruling.NONE, None)
+    # the protector swapped for another: a horse on a10, whose leg (a9) is free
+    game = played(dict(case, fen=case["fen"].replace("r1n1c4", "r3c4").replace("2bakabnr", "n1bakabnr")))
+    assert game.result == "0-1"
+    assert on_b8(game) == ruling.Protection(True, ruling.ROOT, 81)     # a10
 
 
 def test_a_warning_is_explained_before_the_third_occurrence():
