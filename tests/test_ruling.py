@@ -84,7 +84,8 @@ def test_removing_or_swapping_the_protector_flips_the_label():
     """fsf-01: Red's cannon chases Black's rook between a8 and b8.  On b8 it is protected by Black's
     cannon on e8 over the screen of the horse on c8 (a real root; chased anyway, a rook being worth
     more).  Without that horse the cannon has no screen, and the rook on b8 is chased unprotected
-    (on a8 the elephant on c10 protects it either way)."""
+    (on a8 the elephant on c10 protects it either way); with a horse on a10 as its protector
+    instead, protected again."""
     case = next(c for c in CASES if c["id"] == "fsf-01")
 
     def on_b8(game: rules.Game) -> ruling.Protection:
