@@ -9,10 +9,15 @@ warning is about (the verdict if the cycle were played once more).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.position import Move, Position
 from rules.repetition import CHASE, CHECK, Referee, verdict_loser
 from rules.rulebook import Rule, rule
+from rules.variant import Variant
+
+if TYPE_CHECKING:                       # rules.game is the core's face; it does not import this
+    from rules.game import Game
 
 # Why a piece is or is not protected: a real root, none, or a false root.
 ROOT, NONE, PINNED, SCREEN, KING = "root", "none", "pinned", "screen", "king"
@@ -62,7 +67,7 @@ class Ruling:
     final: bool                 # the game ended (times=3), or a warning (times=2)
 
 
-def explain(game, times: int = 3) -> Ruling | None:
+def explain(game: Game, times: int = 3) -> Ruling | None:
     """The ruling on `game`'s position standing for the `times`-th time since the last capture
     (None if it does not)."""
     pos: Position = game.position
@@ -177,7 +182,7 @@ def _exchange(referee: Referee, pos: Position, side: int, move: Move) -> tuple[i
     return None
 
 
-def _deciding(variant, classes: list[int], loser: int | None, plies: list[Ply]) -> Rule:
+def _deciding(variant: Variant, classes: list[int], loser: int | None, plies: list[Ply]) -> Rule:
     """The numbered rule that decides: perpetual check, perpetual chase (or, where the chased
     piece was protected, the rule that chases it anyway), both alike, or nothing forbidden."""
     if loser is None:

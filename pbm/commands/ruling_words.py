@@ -16,6 +16,7 @@ from pbm.commands import wording
 from pbm.i18n import _
 from pbm.model.games import Board
 from rules import notation, notation_chinese, notation_styles, ruling
+from rules.position import Position
 from rules.rulebook import BY_KEY, Rule
 from rules.ruling import Chase, Ply, Ruling
 
@@ -107,7 +108,7 @@ def _named(game: rules.Game, ply: Ply) -> str:
     return coord if human == coord else f"{coord}  {human}"
 
 
-def _label(pos, ply: Ply) -> str:
+def _label(pos: Position, ply: Ply) -> str:
     """What the ply did, in words (the position is the one before it)."""
     pos.push(ply.move)
     try:
@@ -123,12 +124,12 @@ def _label(pos, ply: Ply) -> str:
         pos.pop()
 
 
-def _chase(pos, chase: Chase) -> str:
+def _chase(pos: Position, chase: Chase) -> str:
     return _("chases {piece} ({protection})").format(piece=piece_at(pos, chase.victim),
                                                      protection=_protection(pos, chase))
 
 
-def _protection(pos, chase: Chase) -> str:
+def _protection(pos: Position, chase: Chase) -> str:
     p = chase.protection
     if p.why == ruling.ROOT:
         return _("protected by {piece}, chased all the same: rule {number}").format(
@@ -142,7 +143,7 @@ def _protection(pos, chase: Chase) -> str:
     return _("unprotected")
 
 
-def piece_at(pos, sq: int) -> str:
+def piece_at(pos: Position, sq: int) -> str:
     """The piece on `sq`: `the rook on e7`; for a reader of Chinese notation, by its file as that
     notation counts it, `7路车`."""
     code = pos.board[sq]
