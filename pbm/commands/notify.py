@@ -129,13 +129,14 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
+    ruling = ruling_words.said(board, game, viewer) if upto is None else []
     return {
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
-        "ruling": ruling_words.lines(board, game, viewer) if upto is None else [],
-        "ruling_said": ruling_words.said(board, game, viewer) if upto is None else [],
+        "ruling": ruling_words.wrapped(ruling),
+        "ruling_said": ruling,
         "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
         "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
                           if upto is not None else ""),

@@ -1,5 +1,5 @@
 """A ruling in the reader's words: the cycle's plies one line each, in their notation and language
-(`5. h3e3  C2=5  chases the rook on e7 (unprotected)`; `炮二平五  捉 7路车（无根）`), the verdict,
+(`5. h3e3  C2=5  chases the rook on e7 (unprotected)`; `炮二平五  捉7路车（无根）`), the verdict,
 and the numbered rule that decides (`Rule 4: ...`, `第4条：...`, `제4조: ...`), from
 rules.ruling's data; and the count of a Janggi game decided on points.
 
@@ -67,7 +67,12 @@ def lines(board: Board, game: rules.Game, viewer: str | None = None) -> list[str
     """What a mail to `viewer` about the game's end (or a warning) says of the ruling, in lines of
     at most COLUMNS: the cycle, the verdict and the rule; for a Janggi game decided on points, the
     count and the rule.  [] for any other."""
-    return [line for head, text in said(board, game, viewer) for line in _wrapped(head, text)]
+    return wrapped(said(board, game, viewer))
+
+
+def wrapped(found: list[tuple[str, str]]) -> list[str]:
+    """`said`'s lines wrapped to COLUMNS."""
+    return [line for head, text in found for line in _wrapped(head, text)]
 
 
 def said(board: Board, game: rules.Game, viewer: str | None = None) -> list[tuple[str, str]]:
