@@ -114,6 +114,10 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert '[White "alice"]' in fetch(links["carol"] + "/record.pgn")[2].decode()
     assert fetch(links["alice"] + "/record.gib")[0] == 404          # a Xiangqi game has none
 
+    # a game shown on request to a player's own address links their page too
+    env.mail("xiangqi show 101", sender="alice@example.org")
+    assert LINK.findall(text_of(env.replies()[-1])) == [links["alice"]]
+
     forged = links["alice"][:-1] + ("a" if links["alice"][-1] != "a" else "b")
     other = links["alice"].replace("-alice-", "-bob-")
     for url in (forged, other, base + "/g/xiangqi-101-alice", base + "/", base + "/g/"):

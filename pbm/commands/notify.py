@@ -333,6 +333,8 @@ def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoi
     the game, as a board mail's answer does."""
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     player = user if user in board.players else None
+    if player:                          # their own page too, as safe there as their reply address
+        values = {**values, "page": page_link(ctx, board, player, accounts.token_epoch(ctx.db, player))}
     html, related = html_part(ctx, values)
     return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
                           related=related, root=thread(ctx, board),
@@ -377,8 +379,7 @@ _OBSERVER_PAGE = "\ufffcpage\ufffc"      # and for the link to their own page of
 
 def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
     """`user`'s own link to the game's web page (pbm.web), "" without `[web]`."""
-    base = ctx.config.web.base_url
-    return tokens.page_url(base, ctx.config.secret, board.variant, board.number, user, epoch) if base else ""
+    return tokens.page_url(ctx.config.web.base_url, ctx.config.secret, board.variant, board.number, user, epoch)
 
 
 def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,

@@ -82,11 +82,12 @@ def page(secret: bytes, variant: str, board: int, user: str, epoch: int) -> str:
 
 
 def page_url(base_url: str, secret: bytes, variant: str, board: int, user: str, epoch: int) -> str:
-    """`user`'s link to the page of a game under the pages' `base_url`."""
-    return f"{base_url.rstrip('/')}/g/{page(secret, variant, board, user, epoch)}"
+    """`user`'s link to the page of a game under the pages' `base_url` ("": the server has no pages)."""
+    return f"{base_url.rstrip('/')}/g/{page(secret, variant, board, user, epoch)}" if base_url else ""
 
 
-def check_page(secret: bytes, token: str, epoch_of: Callable[[str], int | None]) -> tuple[str, int, str] | None:
+def check_page(secret: bytes, token: str,
+               epoch_of: Callable[[str], int | None]) -> tuple[str, int, str] | None:
     """(variant, board, user) of a genuine page link of the user's current epoch (`epoch_of`: None for
     no such user), else None."""
     found = _PAGE.match(token)

@@ -15,8 +15,8 @@ from rules.tables import compile_variant
 ENCODING = "cp949"
 CHECK = "장군"
 # How the result is said (the side, then how it was won): the Korean programs' words.
-WON = (("checkmate", "완승"), ("resigned", "기권승"), ("did not move", "시간승"), ("time", "시간승"),
-       ("on points", "점수승"))
+WON = (("checkmate", "완승"), ("resigned", "기권승"), ("did not move", "시간승"),
+       ("time", "시간승"), ("on points", "점수승"))
 DECIDED = "판정승"                        # a ruling, a repetition, bikjang on points
 DRAW = "무승부"
 
