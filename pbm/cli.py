@@ -27,9 +27,34 @@ EX_CONFIG = 78
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command.  `pbm deliver` exits 75 on anything that is not a verdict on the message
+    (wrong usage, a crash): Postfix's pipe bounces on 64 and on any status outside sysexits.h
+    (argparse's 2, Python's 1), and a bounce loses a move."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    delivering = "deliver" in argv
+    try:
+        return _main(argv)
+    except SystemExit as e:             # argparse: 2 on wrong usage, 0 after --help
+        if e.code != 2:
+            raise
+        if delivering:
+            print("pbm: exit 75 so that the MTA retries", file=sys.stderr)
+            return EX_TEMPFAIL
+        return EX_USAGE
+    except Exception:
+        if not delivering:
+            raise
+        import traceback
+        print(f"pbm: message not recorded, exit 75 so that the MTA retries:\n{traceback.format_exc()}",
+              file=sys.stderr)
+        return EX_TEMPFAIL
+
+
+def _main(argv: list[str]) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
     if args.command == "deliver":
+        args.sender = null_sender(args.sender)
         args.no_server = _hand_over(args)   # exits with its answer if a running server takes it
     from pbm.config import ConfigError, load_config
     try:
@@ -69,9 +94,11 @@ def _parser() -> argparse.ArgumentParser:
 
     deliver = sub.add_parser("deliver", help="take one message on standard input (MTA pipe)")
     deliver.add_argument("--sender", metavar="ADDRESS",
-                         help='envelope sender (Postfix: ${sender}); "" is the null return path')
-    deliver.add_argument("--recipient", metavar="ADDRESS", action="append", default=[],
-                         help="envelope recipient (Postfix: ${recipient}); may be repeated")
+                         help='envelope sender (Postfix: ${sender}); "", "<>" and MAILER-DAEMON are '
+                              'the null return path')
+    deliver.add_argument("--recipient", metavar="ADDRESS", nargs="+", action="extend", default=[],
+                         help="envelope recipients (Postfix: --recipient=${recipient}); "
+                              "--recipient A B and --recipient=A --recipient=B alike")
     deliver.set_defaults(run=_deliver)
 
     poll = sub.add_parser("poll", help="take mail from the IMAP mailbox in [imap]")
@@ -197,6 +224,14 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
         except Exception as e:
             log.warning("replies stay queued: %s", logs.describe_exception(e))
     _leave(EX_OK)
+
+
+def null_sender(sender: str | None) -> str | None:
+    """The envelope sender as pbm stores it: the null return path as "".  Postfix's pipe writes
+    it as MAILER-DAEMON unless its `null_sender=` is set; others write "<>"."""
+    if sender is not None and sender.strip().strip("<>").lower() in ("", "mailer-daemon"):
+        return ""
+    return sender
 
 
 def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
