@@ -60,6 +60,8 @@ def _main(argv: list[str]) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as e:
+        if args.command == "doctor":
+            return _doctor(e, args)
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
     _start(config, args.command)
@@ -126,6 +128,9 @@ def _parser() -> argparse.ArgumentParser:
     timers.set_defaults(run=_timers)
 
     doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
+    doctor.add_argument("--user", metavar="USER",
+                        help="check as USER, who runs pbm (the MTA pipe's user=, cron, pbm serve); "
+                             "needs root (default: the user running pbm doctor)")
     doctor.set_defaults(run=_doctor)
 
     export = sub.add_parser("export", help="games, moves, players and ratings as CSV or JSON, and "
@@ -165,12 +170,26 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     return EX_OK
 
 
-def _doctor(config: Config, args: argparse.Namespace) -> int:
+def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
+    """1 for a problem (a configuration it cannot load is one), 64 for a user that cannot be used."""
+    from pbm.config import ConfigError
     from pbm.upkeep import doctor
-    return EX_OK if doctor.run(config) else 1
+    try:
+        user = doctor.User.named(args.user)
+    except KeyError:
+        print(f"pbm: there is no user {args.user}", file=sys.stderr)
+        return EX_USAGE
+    if user.uid != os.geteuid() and os.geteuid() != 0:
+        print(f"pbm: only root can check as another user ({args.user})", file=sys.stderr)
+        return EX_USAGE
+    if isinstance(config, ConfigError):
+        doctor.unreadable(config, user)
+        return 1
+    return EX_OK if doctor.run(config, user=user) else 1
 
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
+    from pbm.config import ConfigError
     from pbm.runners import serve
     from pbm.upkeep import health
     try:
@@ -178,6 +197,9 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
     except health.Damaged as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_DATAERR
+    except ConfigError as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_CONFIG
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
@@ -210,6 +232,13 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
                                claimant=claims.claimant())
     except intake.TransientError as e:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
+        return EX_TEMPFAIL
+    except PermissionError as e:        # the owner of data_dir is not the pipe's user=
+        import pwd
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        log.error("user %s cannot create or write %s (%s), so the message is not recorded; exit 75 "
+                  "so that the MTA retries (pbm doctor --user %s says what to change)",
+                  user, e.filename or config.data_dir, e.strerror, user)
         return EX_TEMPFAIL
     except Exception as e:
         if health.damage(e):
