@@ -38,7 +38,7 @@ _venvs: dict[str, Path] = {}
 
 def user_python(user: pwd.struct_passwd) -> Path:
     """A Python the user can run pbm with, made as docs/operating.md says: a venv made by that user
-    with the system Python.  pbm and its dependencies are not downloaded again: a .pth file names
+    with the system Python, with bin/pbm beside it.  pbm and its dependencies are not downloaded again: a .pth file names
     this checkout and the test venv's packages (the same Python minor version: the same wheels).
     Made once per session, removed at its end (atexit)."""
     if user.pw_name in _venvs:
@@ -65,5 +65,9 @@ def user_python(user: pwd.struct_passwd) -> Path:
     if check.returncode != 0:
         pytest.skip(f"user {user.pw_name} cannot import pbm from {REPO} (its folders must be "
                     f"readable by that user): {check.stderr.strip()[-300:]}")
+    launcher = python.parent / "pbm"         # what pip's console script would be
+    launcher.write_text(f"#!{python}\nimport sys\nfrom pbm.cli import main\nsys.exit(main())\n")
+    launcher.chmod(0o755)
+    os.chown(launcher, user.pw_uid, user.pw_gid)
     _venvs[user.pw_name] = python
     return python

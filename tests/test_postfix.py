@@ -1,0 +1,269 @@
+"""pbm behind a real Postfix, set up as docs/operating.md says: the pipe transport (`pbm deliver`
+as the system user of the pipe's `user=`) and LMTP to a running `pbm serve` on a socket in
+Postfix's queue folder; the replies go back into Postfix by SMTP and land in the players'
+Maildirs.  Each case is judged by Postfix's own log lines (status=sent, deferred, bounced).
+
+Needs root (Postfix is started, pbm runs as the user `pbmtest`: .ci/setup makes it) and Postfix
+(.ci/setup installs it); without root the tests are skipped, saying so."""
+from __future__ import annotations
+
+import email
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from support.postfix import WAIT, Postfix, base_folder
+from support.postoffice import PASSWORDS
+from support.processes import free_port, toml, wait_until, wire
+from support.users import system_user, user_python
+
+pytestmark = pytest.mark.slow   # a real Postfix, real processes
+
+PIPE_ADDRESS = "pbm@pbm.test"
+LMTP_ADDRESS = "pbm@lmtp.test"
+PIPE = """\
+pbm       unix  -       n       n       -       -       pipe
+  flags=Rq null_sender= user={user} argv={pbm} --config {config}
+  deliver --sender ${{sender}} --recipient=${{recipient}}
+"""
+
+
+class Install:
+    """One pbm installation as the docs lay it out: a folder owned by the pbm user holding
+    pbm.toml (0600) and the data folder pbm makes."""
+
+    def __init__(self, root: Path, user, python: Path, sections: dict):
+        self.root, self.user, self.python = root, user, python
+        root.mkdir(mode=0o750)
+        os.chown(root, user.pw_uid, user.pw_gid)
+        self.config = root / "pbm.toml"
+        self.data = root / "var"
+        self.config.write_text(toml({"storage": {"data_dir": str(self.data), "busy_timeout": 2.0},
+                                     **sections}))
+        self.config.chmod(0o600)
+        os.chown(self.config, user.pw_uid, user.pw_gid)
+
+    def as_user(self, *args: str, **kwargs) -> subprocess.CompletedProcess:
+        return subprocess.run([self.python, *args], capture_output=True, text=True, cwd=self.root,
+                              user=self.user.pw_uid, group=self.user.pw_gid, extra_groups=[],
+                              **kwargs)
+
+    def query(self, sql: str) -> list:
+        """Read the database as the pbm user (so that root never makes a file pbm cannot write)."""
+        result = self.as_user("-c", "import json, sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+                                    "print(json.dumps(db.execute(sys.argv[2]).fetchall()))",
+                              str(self.data / "pbm.sqlite3"), sql, check=True)
+        return [tuple(row) for row in json.loads(result.stdout)]
+
+
+@pytest.fixture(scope="module")
+def mta() -> Iterator[tuple[Postfix, Install, Install]]:
+    user = system_user()
+    python = user_python(user)
+    base = base_folder()
+    pipe = Install(base / "pipe", user, python, {})
+    lmtp = Install(base / "lmtp", user, python, {})
+    postfix = None
+    try:
+        postfix = Postfix(base, PIPE.format(user=user.pw_name, pbm=python.parent / "pbm",
+                                            config=pipe.config),
+                          {PIPE_ADDRESS: "pbm:", LMTP_ADDRESS: "lmtp:unix:pbm/lmtp.sock"},
+                          ["pbm.test", "lmtp.test"])
+        postfix.add_mailboxes("alice", "bob", "carol", "dave", "erin", "frank")
+        outbound = {"mode": "smtp", "host": "127.0.0.1", "port": postfix.port, "retry_base": 1.0}
+        for install, address, extra in (
+                (pipe, PIPE_ADDRESS, {}),
+                (lmtp, LMTP_ADDRESS, {"lmtp": {"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
+                                      "smtp": {"listen": f"127.0.0.1:{free_port()}"}})):
+            install.config.write_text(toml({
+                "server": {"address": address, "name": "pbm test"},
+                "storage": {"data_dir": str(install.data), "busy_timeout": 2.0},
+                "outbound": outbound, **extra}))
+        # the socket's folder, as docs/operating.md says: pbm's, the MTA's group, setgid
+        subprocess.run(["install", "-d", "-o", user.pw_name, "-g", "postfix", "-m", "2750",
+                        str(postfix.queue / "pbm")], check=True)
+        yield postfix, pipe, lmtp
+    finally:
+        if postfix is not None:
+            postfix.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def message(subject: str, sender: str, to: str, body: str = "", **headers: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    msg["Date"] = email.utils.formatdate()
+    for name, value in headers.items():
+        msg[name.replace("_", "-")] = value
+    msg.set_content(body or "\n")
+    return msg
+
+
+def read(path: Path) -> EmailMessage:
+    return email.message_from_bytes(path.read_bytes(), policy=policy.default)
+
+
+def send(postfix: Postfix, msg: EmailMessage, rcpt_tos: list[str], mail_from: str | None = None) -> str:
+    sender = msg["From"].addresses[0].addr_spec if mail_from is None else mail_from
+    return postfix.send(wire(msg), sender, rcpt_tos)
+
+
+def say(lines: list[str]) -> None:
+    """The log lines the case turned on, for whoever reads the test's output (-s)."""
+    for line in lines:
+        print(line)
+
+
+def test_a_game_through_the_pipe_transport(mta):
+    postfix, pipe, _ = mta
+    lines = play_game(postfix, PIPE_ADDRESS, "alice", "bob")
+    say(lines)
+    assert all("relay=pbm," in line and "status=sent (delivered via pbm service" in line
+               for line in lines), lines
+    assert pipe.query("SELECT count(*) FROM moves") == [(2,)]
+
+
+def play_game(postfix: Postfix, server: str, red: str, black: str) -> list[str]:
+    """Signups, a challenge, and a move each, played by answering the game mails: an answer
+    reaches pbm by its `pbm+TOKEN@` envelope recipient alone, and every reply comes back through
+    Postfix into the players' Maildirs.  The log lines of the deliveries to pbm."""
+    lines = []
+    for name in (red, black):
+        queue_id = send(postfix, message(f"signup {name} {PASSWORDS.get(name, f'{name}-Passw0rd9')}",
+                                         f"{name}@example.org", server), [server])
+        lines += postfix.deliveries(queue_id)
+        wait_mails(postfix, name, server, 1)
+    send(postfix, message(f"xiangqi challenge {red} {black}", f"{red}@example.org", server), [server])
+    board = wait_mails(postfix, red, server, 2)[-1]
+    for name, move, other in ((red, "h3e3", black), (black, "h10g8", red)):
+        token_address = str(board["Reply-To"])
+        assert token_address.startswith("pbm+"), board["Subject"]
+        answer = message(f"Re: {board['Subject']}", f"{name}@example.org", token_address, f"{move}\n")
+        queue_id = send(postfix, answer, [token_address])
+        [line] = postfix.deliveries(queue_id)
+        assert f"to=<{token_address}>" in line, line
+        lines.append(line)
+        board = wait_mail_saying(postfix, other, server, f"{name} played {move}")
+    return lines
+
+
+def mails(postfix: Postfix, name: str, server: str) -> list[EmailMessage]:
+    """The mails to name@example.org from that pbm, oldest first."""
+    return [mail for mail in map(read, postfix.maildir(name)) if f"<{server}>" in str(mail["From"])]
+
+
+def wait_mail_saying(postfix: Postfix, name: str, server: str, words: str) -> EmailMessage:
+    """The game mail to name@example.org from that pbm that says `words`, once it is there."""
+    def found() -> list[EmailMessage]:
+        return [mail for mail in mails(postfix, name, server) if mail["Reply-To"]
+                and words in mail.get_body(("plain",)).get_content()]
+    if not wait_until(found, timeout=WAIT):
+        pytest.fail(f"{name}@example.org got no mail saying {words!r} from {server}:\n{postfix.log()}")
+    return found()[-1]
+
+
+def wait_mails(postfix: Postfix, name: str, server: str, count: int) -> list[EmailMessage]:
+    if not wait_until(lambda: len(mails(postfix, name, server)) >= count, timeout=WAIT):
+        pytest.fail(f"{name}@example.org got no {count} mails from {server}:\n{postfix.log()}")
+    return mails(postfix, name, server)
+
+
+def test_two_pbm_addresses_are_one_message_recorded_once(mta):
+    """`${recipient}` is both addresses: the pipe line's `--recipient=` form gives two options."""
+    postfix, pipe, _ = mta
+    msg = message("help", "erin@example.org", PIPE_ADDRESS, Cc="pbm+help@pbm.test")
+    queue_id = send(postfix, msg, [PIPE_ADDRESS, "pbm+help@pbm.test"])
+    lines = postfix.deliveries(queue_id, count=2)
+    assert all("relay=pbm," in line and "status=sent" in line for line in lines), lines
+    assert not re.search(rf"{queue_id}: .*status=bounced", postfix.log())
+    say(lines)
+    [(count, envelope_to)] = pipe.query(f"SELECT count(*), envelope_to FROM inbound "
+                                        f"WHERE message_id = '{msg['Message-ID']}'")
+    assert count == 1 and sorted(envelope_to.split(",")) == ["pbm+help@pbm.test", PIPE_ADDRESS]
+    assert len({re.search(r"pbm\[\d+\]", line)[0] for line in lines}) == 1     # one pbm deliver
+    [answer] = wait_mails(postfix, "erin", PIPE_ADDRESS, 1)       # one answer
+    assert "help" in answer["Subject"].lower()
+
+
+def test_a_null_sender_is_recorded_and_not_answered(mta):
+    postfix, pipe, _ = mta
+    msg = message("help", "frank@example.org", PIPE_ADDRESS)     # an auto-reply, no Auto-Submitted
+    queue_id = send(postfix, msg, [PIPE_ADDRESS], mail_from="")
+    [line] = postfix.deliveries(queue_id)
+    assert "status=sent" in line, line
+    say([line])
+    assert pipe.query(f"SELECT envelope_from, status, detail FROM inbound WHERE message_id = "
+                      f"'{msg['Message-ID']}'") == [("", "automatic", "null return path")]
+    time.sleep(1)                                                # what an answer would take
+    assert postfix.maildir("frank") == []
+
+
+def test_a_locked_database_defers_and_postqueue_f_delivers(mta):
+    postfix, pipe, _ = mta
+    locker = subprocess.Popen(
+        [pipe.python, "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
+                            "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()",
+         str(pipe.data / "pbm.sqlite3")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=pipe.root,
+        user=pipe.user.pw_uid, group=pipe.user.pw_gid, extra_groups=[])
+    try:
+        assert locker.stdout.readline() == "locked\n"
+        msg = message("help", "alice@example.org", PIPE_ADDRESS)
+        queue_id = send(postfix, msg, [PIPE_ADDRESS])
+        [deferred] = postfix.deliveries(queue_id, status="deferred")
+        assert "temporary failure" in deferred and "database is locked" in deferred, deferred
+    finally:
+        locker.communicate("")
+    postfix.flush()
+    [sent] = postfix.deliveries(queue_id, status="sent")
+    say([deferred, sent])
+    assert pipe.query(f"SELECT count(*) FROM inbound WHERE message_id = '{msg['Message-ID']}'") == [(1,)]
+
+
+def test_a_game_over_lmtp_to_pbm_serve(mta):
+    postfix, _, lmtp = mta
+    socket_path = postfix.queue / "pbm" / "lmtp.sock"
+    server = subprocess.Popen([lmtp.python, "-m", "pbm", "--config", str(lmtp.config), "serve"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=lmtp.root,
+                              user=lmtp.user.pw_uid, group=lmtp.user.pw_gid, extra_groups=[])
+    try:
+        _wait_for_socket(socket_path, server)
+        stat_ = socket_path.stat()
+        assert (stat_.st_gid, stat_.st_mode & 0o777) == (_gid("postfix"), 0o660)
+        doctor = lmtp.as_user("-m", "pbm", "--config", str(lmtp.config), "doctor")
+        root_doctor = subprocess.run([lmtp.python, "-m", "pbm", "--config", str(lmtp.config), "doctor",
+                                      "--user", lmtp.user.pw_name], capture_output=True, text=True)
+        lmtp_line = next(line for line in root_doctor.stdout.splitlines() if line.startswith("lmtp:"))
+        assert "tried as group postfix (the MTA's): pbm serve answers" in lmtp_line, root_doctor.stdout
+        assert "group postfix can connect" in doctor.stdout, doctor.stdout
+        print(lmtp_line)
+        lines = play_game(postfix, LMTP_ADDRESS, "carol", "dave")
+        say(lines)
+        assert all("relay=mx.pbm.test[pbm/lmtp.sock]" in line and
+                   "status=sent (250 2.0.0 Message accepted (processed))" in line for line in lines), lines
+        assert lmtp.query("SELECT count(*) FROM moves") == [(2,)]
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) == 0, server.stderr.read()
+
+
+def _wait_for_socket(path: Path, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while not path.is_socket():
+        if server.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"pbm serve made no socket at {path}: {server.stderr.read() if server.poll() is not None else ''}")
+        time.sleep(0.1)
+
+
+def _gid(name: str) -> int:
+    import grp
+    return grp.getgrnam(name).gr_gid
