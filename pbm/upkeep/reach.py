@@ -1,9 +1,9 @@
 """Who can reach the LMTP socket: the group the MTA connects as, from the modes and by trying.
 
-Postfix's `lmtp` runs as user `postfix` with its primary group alone (it drops supplementary
-groups), so what counts is that one group: the socket's folders must let it through and the
-socket let it write.  `[lmtp] socket_group` names it; unset, the group of the socket's folder
-(docs/operating.md: that folder is owned pbm:postfix and setgid, so the socket gets that group).
+Postfix's `lmtp` client runs as user `postfix`, group `postfix`: the socket's folders must let
+that group through and the socket let it write.  `[lmtp] socket_group` names the group; unset, the
+group of the socket's folder (docs/operating.md: that folder is owned pbm:postfix and setgid, so
+the socket is made with that group).
 """
 from __future__ import annotations
 
