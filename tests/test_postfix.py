@@ -8,6 +8,7 @@ Needs root (Postfix is started, pbm runs as the user `pbmtest`: .ci/setup makes 
 from __future__ import annotations
 
 import email
+import grp
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -29,10 +31,16 @@ pytestmark = pytest.mark.slow   # a real Postfix, real processes
 
 PIPE_ADDRESS = "pbm@pbm.test"
 LMTP_ADDRESS = "pbm@lmtp.test"
-PIPE = """\
+OLD_ADDRESSES = ["pbm+old@pbm.test", "pbm+older@pbm.test"]
+# The pipe as docs/operating.md gives it, and as the README gave it before: no null_sender= (the
+# null sender comes as MAILER-DAEMON), and `--recipient ${recipient}` (`--recipient A B`).
+PIPES = """\
 pbm       unix  -       n       n       -       -       pipe
   flags=Rq null_sender= user={user} argv={pbm} --config {config}
   deliver --sender ${{sender}} --recipient=${{recipient}}
+pbmold    unix  -       n       n       -       -       pipe
+  flags=Rq user={user} argv={pbm} --config {config}
+  deliver --sender ${{sender}} --recipient ${{recipient}}
 """
 
 
@@ -40,16 +48,21 @@ class Install:
     """One pbm installation as the docs lay it out: a folder owned by the pbm user holding
     pbm.toml (0600) and the data folder pbm makes."""
 
-    def __init__(self, root: Path, user, python: Path, sections: dict):
+    def __init__(self, root: Path, user, python: Path):
         self.root, self.user, self.python = root, user, python
         root.mkdir(mode=0o750)
         os.chown(root, user.pw_uid, user.pw_gid)
         self.config = root / "pbm.toml"
-        self.data = root / "var"
-        self.config.write_text(toml({"storage": {"data_dir": str(self.data), "busy_timeout": 2.0},
-                                     **sections}))
+        self.data = root / "var"                # made by pbm on first use
+
+    def configure(self, address: str, outbound_port: int, **sections: dict) -> None:
+        """pbm.toml: the address, replies back to Postfix, a short busy_timeout (the locked case)."""
+        self.config.write_text(toml({
+            "server": {"address": address, "name": "pbm test"},
+            "storage": {"data_dir": str(self.data), "busy_timeout": 2.0},
+            "outbound": {"mode": "smtp", "host": "127.0.0.1", "port": outbound_port}, **sections}))
         self.config.chmod(0o600)
-        os.chown(self.config, user.pw_uid, user.pw_gid)
+        os.chown(self.config, self.user.pw_uid, self.user.pw_gid)
 
     def as_user(self, *args: str, **kwargs) -> subprocess.CompletedProcess:
         return subprocess.run([self.python, *args], capture_output=True, text=True, cwd=self.root,
@@ -69,24 +82,19 @@ def mta() -> Iterator[tuple[Postfix, Install, Install]]:
     user = system_user()
     python = user_python(user)
     base = base_folder()
-    pipe = Install(base / "pipe", user, python, {})
-    lmtp = Install(base / "lmtp", user, python, {})
+    pipe = Install(base / "pipe", user, python)
+    lmtp = Install(base / "lmtp", user, python)
     postfix = None
     try:
-        postfix = Postfix(base, PIPE.format(user=user.pw_name, pbm=python.parent / "pbm",
-                                            config=pipe.config),
-                          {PIPE_ADDRESS: "pbm:", LMTP_ADDRESS: "lmtp:unix:pbm/lmtp.sock"},
+        postfix = Postfix(base, PIPES.format(user=user.pw_name, pbm=python.parent / "pbm",
+                                             config=pipe.config),
+                          {PIPE_ADDRESS: "pbm:", LMTP_ADDRESS: "lmtp:unix:pbm/lmtp.sock",
+                           **{address: "pbmold:" for address in OLD_ADDRESSES}},
                           ["pbm.test", "lmtp.test"])
-        postfix.add_mailboxes("alice", "bob", "carol", "dave", "erin", "frank")
-        outbound = {"mode": "smtp", "host": "127.0.0.1", "port": postfix.port, "retry_base": 1.0}
-        for install, address, extra in (
-                (pipe, PIPE_ADDRESS, {}),
-                (lmtp, LMTP_ADDRESS, {"lmtp": {"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
-                                      "smtp": {"listen": f"127.0.0.1:{free_port()}"}})):
-            install.config.write_text(toml({
-                "server": {"address": address, "name": "pbm test"},
-                "storage": {"data_dir": str(install.data), "busy_timeout": 2.0},
-                "outbound": outbound, **extra}))
+        postfix.add_mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace")
+        pipe.configure(PIPE_ADDRESS, postfix.port)
+        lmtp.configure(LMTP_ADDRESS, postfix.port, lmtp={"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
+                       smtp={"listen": f"127.0.0.1:{free_port()}"})
         # the socket's folder, as docs/operating.md says: pbm's, the MTA's group, setgid
         subprocess.run(["install", "-d", "-o", user.pw_name, "-g", "postfix", "-m", "2750",
                         str(postfix.queue / "pbm")], check=True)
@@ -207,6 +215,22 @@ def test_a_null_sender_is_recorded_and_not_answered(mta):
     assert postfix.maildir("frank") == []
 
 
+def test_the_old_pipe_line_neither_bounces_two_recipients_nor_answers_mailer_daemon(mta):
+    """What pbm deliver does itself, whatever the line: `--recipient A B` is two recipients (it
+    exited 2 before, and Postfix bounced), and the sender MAILER-DAEMON is the null sender."""
+    postfix, pipe, _ = mta
+    msg = message("help", "grace@example.org", OLD_ADDRESSES[0], Cc=OLD_ADDRESSES[1])
+    queue_id = send(postfix, msg, OLD_ADDRESSES, mail_from="")
+    lines = postfix.deliveries(queue_id, count=2)
+    say(lines)
+    assert all("relay=pbmold," in line and "status=sent" in line for line in lines), lines
+    [(envelope_from, envelope_to, status)] = pipe.query(
+        f"SELECT envelope_from, envelope_to, status FROM inbound WHERE message_id = '{msg['Message-ID']}'")
+    assert (envelope_from, sorted(envelope_to.split(",")), status) == ("", OLD_ADDRESSES, "automatic")
+    time.sleep(1)                                                # what an answer would take
+    assert postfix.maildir("grace") == []
+
+
 def test_a_locked_database_defers_and_postqueue_f_delivers(mta):
     postfix, pipe, _ = mta
     locker = subprocess.Popen(
@@ -230,40 +254,67 @@ def test_a_locked_database_defers_and_postqueue_f_delivers(mta):
 
 
 def test_a_game_over_lmtp_to_pbm_serve(mta):
+    """The socket in the setgid folder gets Postfix's group; pbm doctor tries it as that group."""
     postfix, _, lmtp = mta
-    socket_path = postfix.queue / "pbm" / "lmtp.sock"
-    server = subprocess.Popen([lmtp.python, "-m", "pbm", "--config", str(lmtp.config), "serve"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=lmtp.root,
-                              user=lmtp.user.pw_uid, group=lmtp.user.pw_gid, extra_groups=[])
-    try:
-        _wait_for_socket(socket_path, server)
+    with serving(lmtp, postfix.queue / "pbm" / "lmtp.sock") as socket_path:
         stat_ = socket_path.stat()
-        assert (stat_.st_gid, stat_.st_mode & 0o777) == (_gid("postfix"), 0o660)
-        doctor = lmtp.as_user("-m", "pbm", "--config", str(lmtp.config), "doctor")
-        root_doctor = subprocess.run([lmtp.python, "-m", "pbm", "--config", str(lmtp.config), "doctor",
-                                      "--user", lmtp.user.pw_name], capture_output=True, text=True)
-        lmtp_line = next(line for line in root_doctor.stdout.splitlines() if line.startswith("lmtp:"))
-        assert "tried as group postfix (the MTA's): pbm serve answers" in lmtp_line, root_doctor.stdout
-        assert "group postfix can connect" in doctor.stdout, doctor.stdout
-        print(lmtp_line)
+        assert (stat_.st_gid, stat_.st_mode & 0o777) == (grp.getgrnam("postfix").gr_gid, 0o660)
+        as_pbm = lmtp.as_user("-m", "pbm", "--config", str(lmtp.config), "doctor").stdout
+        assert "by its modes, user pbmtest and group postfix can connect" in as_pbm, as_pbm
+        line = doctor_line(lmtp)
+        assert "tried as group postfix ([lmtp] socket_group, else the folder's): pbm serve answers" in line
+        print(line)
         lines = play_game(postfix, LMTP_ADDRESS, "carol", "dave")
         say(lines)
         assert all("relay=mx.pbm.test[pbm/lmtp.sock]" in line and
                    "status=sent (250 2.0.0 Message accepted (processed))" in line for line in lines), lines
         assert lmtp.query("SELECT count(*) FROM moves") == [(2,)]
+
+
+def test_a_socket_postfix_cannot_open_defers_and_doctor_says_who_can(mta):
+    """The socket as pbm made it before `socket_group`: the pbm user's own group.  Postfix defers
+    (nothing is lost), pbm doctor names who can connect; fixed, `postqueue -f` delivers."""
+    postfix, _, lmtp = mta
+    socket_path = postfix.queue / "pbm" / "lmtp.sock"
+    settings = {"socket": str(socket_path)}
+    lmtp.configure(LMTP_ADDRESS, postfix.port, smtp={"listen": f"127.0.0.1:{free_port()}"},
+                   lmtp={**settings, "socket_group": lmtp.user.pw_name})
+    msg = message("help", "carol@example.org", LMTP_ADDRESS)
+    with serving(lmtp, socket_path):
+        line = doctor_line(lmtp)
+        assert ("the MTA's group pbmtest cannot enter" in line and "(drwxr-s--- pbmtest:postfix)" in line
+                and "if the MTA's group is postfix, leave [lmtp] socket_group unset" in line), line
+        print(line)
+        queue_id = send(postfix, msg, [LMTP_ADDRESS])
+        [deferred] = postfix.deliveries(queue_id, status="deferred")
+        assert "connect to mx.pbm.test[pbm/lmtp.sock]: Permission denied" in deferred, deferred
+    lmtp.configure(LMTP_ADDRESS, postfix.port, smtp={"listen": f"127.0.0.1:{free_port()}"}, lmtp=settings)
+    with serving(lmtp, socket_path):
+        postfix.flush()
+        [sent] = postfix.deliveries(queue_id, status="sent")
+    say([deferred, sent])
+    assert lmtp.query(f"SELECT count(*) FROM inbound WHERE message_id = '{msg['Message-ID']}'") == [(1,)]
+
+
+@contextmanager
+def serving(install: Install, socket_path: Path) -> Iterator[Path]:
+    """`pbm serve` running as the pbm user, until the block ends (then stopped: exit 0)."""
+    socket_path.unlink(missing_ok=True)
+    server = subprocess.Popen([install.python, "-m", "pbm", "--config", str(install.config), "serve"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=install.root,
+                              user=install.user.pw_uid, group=install.user.pw_gid, extra_groups=[])
+    try:
+        if not wait_until(lambda: socket_path.is_socket() or server.poll() is not None, timeout=WAIT) \
+                or server.poll() is not None:
+            pytest.fail(f"pbm serve made no socket at {socket_path}")
+        yield socket_path
     finally:
         server.terminate()
         assert server.wait(timeout=30) == 0, server.stderr.read()
 
 
-def _wait_for_socket(path: Path, server: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while not path.is_socket():
-        if server.poll() is not None or time.monotonic() > deadline:
-            pytest.fail(f"pbm serve made no socket at {path}: {server.stderr.read() if server.poll() is not None else ''}")
-        time.sleep(0.1)
-
-
-def _gid(name: str) -> int:
-    import grp
-    return grp.getgrnam(name).gr_gid
+def doctor_line(install: Install) -> str:
+    """What `pbm doctor --user pbmtest`, run as root, says of the LMTP socket."""
+    result = subprocess.run([install.python, "-m", "pbm", "--config", str(install.config), "doctor",
+                             "--user", install.user.pw_name], capture_output=True, text=True)
+    return next(line for line in result.stdout.splitlines() if line.startswith("lmtp:"))

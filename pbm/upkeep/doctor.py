@@ -216,21 +216,26 @@ def _lmtp(config: Config, user: User) -> Iterator[str]:
         yield (f"the MTA's group {group} cannot connect to {path} ({reach.describe(path)}): restart "
                f"pbm serve (it gives the socket [lmtp] socket_group) or set [lmtp] socket_mode = 0o660")
     elif blocked is not None:
+        folder_group = reach.group_name(blocked.stat().st_gid)
+        unset = (f"if the MTA's group is {folder_group}, leave [lmtp] socket_group unset (the "
+                 f"socket then gets its folder's group); else "
+                 if blocked == path.parent and config.lmtp.socket_group and folder_group != group else "")
         yield (f"the MTA's group {group} cannot enter {blocked} ({reach.describe(blocked)}), so it "
-               f"cannot reach {path}: chown :{group} {blocked}; chmod g+x {blocked}")
+               f"cannot reach {path}: {unset}chown :{group} {blocked}; chmod g+x {blocked}")
     elif not path.exists():
         yield (f"{NOTE}no socket yet: pbm serve makes it at {path} when it starts; the MTA's group "
                f"{group} can reach its folder")
     elif os.geteuid() != 0:
-        yield (f"{NOTE}{path} ({reach.describe(path)}): by the modes, the MTA's group {group} can "
-               f"connect; as root, pbm doctor tries it")
+        yield (f"{NOTE}by its modes, {reach.who_can_connect(path)} can connect to {path}: the MTA "
+               f"must run as one of them; as root, pbm doctor tries it as group {group}")
     elif (why := reach.try_as_group(path, gid)) == reach.REFUSED:
         yield f"{NOTE}nobody listens on {path}: the MTA defers mail there until pbm serve runs"
     elif why:
         yield f"the MTA's group {group} cannot connect to {path} ({reach.describe(path)}): {why}"
     else:
-        yield (f"{NOTE}tried as group {group} (the MTA's): pbm serve answers on {path} "
-               f"({reach.describe(path)})")
+        yield (f"{NOTE}tried as group {group} ([lmtp] socket_group, else the folder's): pbm serve "
+               f"answers on {path}; only {reach.who_can_connect(path)} can connect, so the MTA "
+               f"must run as one of them")
 
 
 def _replica(config: Config, user: User) -> Iterator[str]:

@@ -65,6 +65,16 @@ def barrier(path: Path, gid: int) -> Path | None:
     return None
 
 
+def who_can_connect(path: Path) -> str:
+    """Who the socket's modes let in, in words: "user pbm and group postfix", "anyone"."""
+    st = path.stat()
+    if st.st_mode & stat.S_IWOTH and all(folder.stat().st_mode & stat.S_IXOTH for folder in path.parents):
+        return "anyone"
+    who = [f"user {user_name(st.st_uid)}"] * bool(st.st_mode & stat.S_IWUSR)
+    who += [f"group {group_name(st.st_gid)}"] * bool(st.st_mode & stat.S_IWGRP)
+    return " and ".join(who) or "root alone"
+
+
 def _allows(path: Path, gid: int, group_bit: int, other_bit: int) -> bool:
     st = path.stat()
     return bool(st.st_mode & (group_bit if st.st_gid == gid else other_bit))
