@@ -41,7 +41,8 @@ def test_a_forged_header_under_the_mta_s_own_id_counts_only_where_the_mta_wrote_
     forged_pass = f"{MX}; dmarc=pass header.from=example.org; spf=pass smtp.mailfrom=bob@example.org"
     assert not vouched(f"{MX}; dmarc=none (p=none dis=none) header.from=example.org", forged_pass)
     assert not vouched(f"{MX.upper()}; dmarc=fail header.from=example.org", forged_pass)   # ids: any case
-    assert not vouched(f"{MX}; dmarc=pass header.from=example.org; dkim=pass (no closing", PASS)  # unparseable
+    unparseable = f"{MX}; dmarc=pass header.from=example.org; dkim=pass (no closing"
+    assert not vouched(unparseable, PASS)
     assert not vouched(f"(comment) {MX}; dmarc=fail header.from=example.org", PASS)
     assert vouched(FORGED.replace("dmarc=pass", "dmarc=fail"), PASS)    # another id above: not the MTA's
     assert vouched(forged_pass)                                          # nothing above it: trusted

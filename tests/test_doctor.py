@@ -163,7 +163,8 @@ def test_the_lmtp_socket_gets_the_mta_s_group_and_doctor_tries_it(open_env):
     server = pbm_env.start_server()
     assert (path.stat().st_gid, stat.S_IMODE(path.stat().st_mode)) == (user.pw_gid, 0o660)
     code, out = doctor(pbm_env)
-    assert f"lmtp:          note: tried as group {user.pw_name} ([lmtp] socket_group, else the folder's): pbm serve answers" in out
+    assert (f"lmtp:          note: tried as group {user.pw_name} ([lmtp] socket_group, else the "
+            f"folder's): pbm serve answers") in out
     assert f"only user root and group {user.pw_name} can connect" in out
     path.chmod(0o600)
     code, out = doctor(pbm_env)

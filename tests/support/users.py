@@ -38,9 +38,9 @@ _venvs: dict[str, Path] = {}
 
 def user_python(user: pwd.struct_passwd) -> Path:
     """A Python the user can run pbm with, made as docs/operating.md says: a venv made by that user
-    with the system Python, with bin/pbm beside it.  pbm and its dependencies are not downloaded again: a .pth file names
-    this checkout and the test venv's packages (the same Python minor version: the same wheels).
-    Made once per session, removed at its end (atexit)."""
+    with the system Python, with bin/pbm beside it.  pbm and its dependencies are not downloaded
+    again: a .pth file names this checkout and the test venv's packages (the same Python minor
+    version: the same wheels).  Made once per session, removed at its end (atexit)."""
     if user.pw_name in _venvs:
         return _venvs[user.pw_name]
     probe = subprocess.run([SYSTEM_PYTHON, "-c", "import sys; print(sys.version_info[:2])"],
