@@ -19,7 +19,7 @@ from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import compose
-from pbm.outbox.queue import queue
+from pbm.outbox.queue import purge_sent, queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
 
@@ -31,10 +31,11 @@ def run_due(db: Database, config: Config) -> int:
 
 
 def queue_due(db: Database, config: Config) -> int:
-    """The timers and the purge of old message bodies (retention), inside the caller's transaction
-    (`pbm serve` has its writer run this); returns the mails queued."""
+    """The timers and the purge of old message bodies, received and sent (retention), inside the
+    caller's transaction (`pbm serve` has its writer run this); returns the mails queued."""
     now = clock.now()
     received.purge(db, config, now)
+    purge_sent(db, config, now)
     return len(queue(db, config, mails(db, config, now), now))
 
 
