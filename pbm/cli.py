@@ -1,10 +1,7 @@
 """The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
-Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
-once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
-again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.  (Handing
-the message to a running `pbm serve`, it exits with the server's verdict: pbm.runners.handover.)
-Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
+Exit codes follow sysexits.h, as MTAs expect of a delivery program (`pbm deliver`:
+pbm.runners.deliver).  Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
 """
 from __future__ import annotations
 
@@ -12,11 +9,10 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pbm.config import Config
-    from pbm.runners import handover
 
 EX_OK = 0
 EX_USAGE = 64
@@ -54,8 +50,10 @@ def _main(argv: list[str]) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
     if args.command == "deliver":
-        args.sender = null_sender(args.sender)
-        args.no_server = _hand_over(args)   # exits with its answer if a running server takes it
+        from pbm.runners import deliver
+        args.sender = deliver.null_sender(args.sender)
+        # exits with its answer if a running server takes it
+        args.no_server = deliver.hand_over(args.config, args.sender, args.recipient)
     from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
@@ -203,86 +201,8 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
-    """Record the message here and send its replies: no running server took it (`_hand_over`)."""
-    import logging
-
-    from pbm.runners import handover
-    log = logging.getLogger("pbm")
-    if args.no_server is None or args.no_server.message is None:
-        raw, size = handover.read_limited(sys.stdin.buffer, config.smtp.max_message_size)
-    else:
-        raw, size = args.no_server.message
-        if len(raw) < size <= config.smtp.max_message_size:     # cut at the server's limit
-            log.warning("pbm serve takes fewer bytes than [smtp] max_message_size says: restart it; "
-                        "exit 75 so that the MTA retries")
-            return EX_TEMPFAIL
-    try:
-        from pbm import intake, logs
-        from pbm.model.store import open_db
-        from pbm.outbox import claims, sending
-        from pbm.upkeep import health
-    except Exception:                   # a broken installation must not lose mail either
-        log.exception("cannot load pbm, exit 75 so that the MTA retries")
-        return EX_TEMPFAIL
-    if args.no_server is not None:
-        log.info("delivered in this process: %s", args.no_server)
-    try:
-        db = open_db(config)
-        result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
-                               claimant=claims.claimant())
-    except intake.TransientError as e:
-        log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
-        return EX_TEMPFAIL
-    except PermissionError as e:        # the owner of data_dir is not the pipe's user=
-        import pwd
-        user = pwd.getpwuid(os.geteuid()).pw_name
-        log.error("user %s cannot create or write %s (%s), so the message is not recorded; exit 75 "
-                  "so that the MTA retries (pbm doctor --user %s says what to change)",
-                  user, e.filename or config.data_dir, e.strerror, user)
-        return EX_TEMPFAIL
-    except Exception as e:
-        if health.damage(e):
-            log.error("%s; exit 75 so that the MTA retries", health.advice(config, str(e)))
-        else:
-            log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
-                      logs.describe_exception(e))
-        return EX_TEMPFAIL
-    if result.outbox_ids:
-        try:        # the message is safe; whatever is not sent now stays queued
-            sending.send_due(db, config, ids=result.outbox_ids)
-        except Exception as e:
-            log.warning("replies stay queued: %s", logs.describe_exception(e))
-    _leave(EX_OK)
-
-
-def null_sender(sender: str | None) -> str | None:
-    """The envelope sender as pbm stores it: the null return path as "".  Postfix's pipe writes
-    it as MAILER-DAEMON unless its `null_sender=` is set; others write "<>"."""
-    if sender is not None and sender.strip().strip("<>").lower() in ("", "mailer-daemon"):
-        return ""
-    return sender
-
-
-def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
-    """With `[lmtp] socket`, pass the message to the server listening there (pbm.runners.handover) and
-    exit with its verdict; else why not (None: no socket), with what was read of the message."""
-    from pbm.runners import handover
-    path = handover.socket_path(args.config)
-    if path is None:
-        return None
-    try:
-        _leave(handover.hand_over(path, sys.stdin.buffer, args.sender, args.recipient))
-    except handover.NoServer as e:
-        return e
-
-
-def _leave(status: int) -> NoReturn:
-    """Exit at once: everything is committed (synchronous=FULL) and the replies written and synced,
-    so the interpreter's teardown -- freeing every module and object, a quarter of a short
-    process's life -- would only make the MTA wait.  The log (on stderr) is flushed first."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
+    from pbm.runners import deliver
+    return deliver.run(config, args.sender, args.recipient, args.no_server)
 
 
 def _poll(config: Config, args: argparse.Namespace) -> int:
