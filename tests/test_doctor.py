@@ -4,17 +4,13 @@ a socket path that is not a socket.  The relay is a real aiosmtpd server with ST
 from __future__ import annotations
 
 import os
-import shutil
 import ssl
 import stat
 import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
-from support.processes import PbmEnv
 from support.relay import RELAY_PASSWORD, RELAY_USER
-from support.users import system_user, user_python
+from support.users import user_python
 
 from pbm.config import load_config
 from pbm.upkeep import doctor as checks
@@ -90,23 +86,10 @@ def test_the_verdict_on_the_default_address_is_the_same_with_a_file_or_without(t
         assert "lmtp:          note: not used (no [lmtp] socket" in said
 
 
-@pytest.fixture
-def open_env():
-    """A PbmEnv in a folder every user can pass (pytest's tmp_path is root's alone), for checks
-    as another user."""
-    user = system_user()
-    root = Path(tempfile.mkdtemp(prefix="pbm-doctor-"))
-    root.chmod(0o755)
-    env = PbmEnv(root)
-    yield env, user
-    env.close()
-    shutil.rmtree(root)
-
-
-def test_what_the_mta_s_user_cannot_read_or_create_is_named(open_env):
+def test_what_the_mta_s_user_cannot_read_or_create_is_named(open_pbm_env):
     """`--user`: the user of the MTA's pipe (user=pbm), who must read the configuration and make
     the data folder; a folder pbm can make later is a note, not a problem (exit 0)."""
-    pbm_env, user = open_env
+    pbm_env, user = open_pbm_env
     home = pbm_env.root / "home"
     home.mkdir()
     pbm_env.configure(storage={"data_dir": str(home / "var")}, server={"address": "pbm@pbm.test"})
@@ -124,8 +107,8 @@ def test_what_the_mta_s_user_cannot_read_or_create_is_named(open_env):
     assert "note: " + str(home / "var") + " does not exist yet: pbm creates it" in out
 
 
-def test_a_data_folder_the_user_cannot_write(open_env):
-    pbm_env, user = open_env
+def test_a_data_folder_the_user_cannot_write(open_pbm_env):
+    pbm_env, user = open_pbm_env
     pbm_env.configure(server={"address": "pbm@pbm.test"})
     pbm_env.mail("help")                        # made by root: the pipe's user cannot write it
     os.chown(pbm_env.config_path, user.pw_uid, user.pw_gid)
@@ -135,8 +118,8 @@ def test_a_data_folder_the_user_cannot_write(open_env):
             f"denied; chown -R {user.pw_name}: {pbm_env.data_dir}") in out
 
 
-def test_a_delivery_to_a_folder_it_cannot_make_says_so_in_one_sentence(open_env):
-    pbm_env, user = open_env
+def test_a_delivery_to_a_folder_it_cannot_make_says_so_in_one_sentence(open_pbm_env):
+    pbm_env, user = open_pbm_env
     home = pbm_env.root / "home"
     home.mkdir()
     pbm_env.configure(storage={"data_dir": str(home / "var")})
@@ -151,10 +134,10 @@ def test_a_delivery_to_a_folder_it_cannot_make_says_so_in_one_sentence(open_env)
                          f"MTA retries (pbm doctor --user {user.pw_name} says what to change)")
 
 
-def test_the_lmtp_socket_gets_the_mta_s_group_and_doctor_tries_it(open_env):
+def test_the_lmtp_socket_gets_the_mta_s_group_and_doctor_tries_it(open_pbm_env):
     """`[lmtp] socket_group` unset: the group of the socket's folder; doctor connects as that
     group (as root), and names the folder or socket that group cannot pass."""
-    pbm_env, user = open_env
+    pbm_env, user = open_pbm_env
     folder = pbm_env.root / "spool"
     folder.mkdir(mode=0o750)
     os.chown(folder, 0, user.pw_gid)             # the "MTA's" group; not setgid: pbm serve sets it
@@ -178,3 +161,21 @@ def test_the_lmtp_socket_gets_the_mta_s_group_and_doctor_tries_it(open_env):
     pbm_env.configure(lmtp={"socket_group": "no-such-group"})
     code, out = doctor(pbm_env)
     assert code == 1 and "[lmtp] socket_group: there is no group 'no-such-group' on this machine" in out
+
+
+def test_pbm_serve_that_cannot_give_the_socket_its_group_says_so(open_pbm_env):
+    """Not setgid, and the pbm user no member of the group: pbm serve stops before it listens."""
+    pbm_env, user = open_pbm_env
+    folder = pbm_env.root / "spool"
+    folder.mkdir(mode=0o750)
+    os.chown(folder, user.pw_uid, 0)                # the group root, which pbmtest is not in
+    pbm_env.configure(lmtp={"socket": str(folder / "lmtp.sock")})
+    pbm_env.config_path.chmod(0o644)
+    os.chown(pbm_env.root, user.pw_uid, user.pw_gid)
+    result = subprocess.run([user_python(user), "-m", "pbm", "--config", str(pbm_env.config_path),
+                             "serve"], capture_output=True, text=True, timeout=60, cwd=pbm_env.root,
+                            user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+    assert result.returncode == 78
+    assert result.stderr.endswith(
+        f"pbm: [lmtp] socket: user {user.pw_name} cannot give {folder / 'lmtp.sock'} the group root: "
+        f"make its folder setgid with that group (chown :root {folder}; chmod g+s {folder})\n")
