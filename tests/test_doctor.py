@@ -179,3 +179,14 @@ def test_pbm_serve_that_cannot_give_the_socket_its_group_says_so(open_pbm_env):
     assert result.stderr.endswith(
         f"pbm: [lmtp] socket: user {user.pw_name} cannot give {folder / 'lmtp.sock'} the group root: "
         f"make its folder setgid with that group (chown :root {folder}; chmod g+s {folder})\n")
+
+
+def test_a_configuration_the_user_cannot_read_is_a_problem_it_names(open_pbm_env):
+    pbm_env, user = open_pbm_env
+    pbm_env.config_path.chmod(0o600)                # root's
+    result = subprocess.run([user_python(user), "-m", "pbm", "--config", str(pbm_env.config_path),
+                             "doctor"], capture_output=True, text=True, timeout=60, cwd=pbm_env.root,
+                            user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+    assert (result.returncode, result.stdout.splitlines()) == (1, [
+        f"configuration: cannot read config file {pbm_env.config_path}: Permission denied "
+        f"(as user {user.pw_name})", "fix the problems above, then run pbm doctor again"])
