@@ -134,9 +134,15 @@ def say(lines: list[str]) -> None:
 def test_a_game_through_the_pipe_transport(mta):
     postfix, pipe, _ = mta
     lines = play_game(postfix, PIPE_ADDRESS, "alice", "bob")
-    say(lines)
     assert all("relay=pbm," in line and "status=sent (delivered via pbm service" in line
                for line in lines), lines
+    received = len(mails(postfix, "alice", PIPE_ADDRESS) + mails(postfix, "bob", PIPE_ADDRESS))
+
+    def replies() -> list[str]:     # pbm's replies, delivered by Postfix into the Maildirs
+        return re.findall(r"^.*: to=<(?:alice|bob)@example\.org>, relay=virtual, .*"
+                          r"status=sent \(delivered to maildir\)$", postfix.log(), re.MULTILINE)
+    assert wait_until(lambda: len(replies()) == received, timeout=WAIT), postfix.log()
+    say(lines + replies()[-1:])
     assert pipe.query("SELECT count(*) FROM moves") == [(2,)]
 
 
