@@ -1,6 +1,8 @@
 """`pbm doctor`: says ok where things are right, and names what is wrong, with its fix and
 exit status 1 -- file modes, a damaged database, a relay that does not answer or refuses the login,
-a socket path that is not a socket.  The relay is a real aiosmtpd server with STARTTLS and AUTH."""
+a socket path that is not a socket; as root, what the MTA's user cannot read or make (`--user`)
+and a socket the MTA's group cannot open.  The relay is a real aiosmtpd server with STARTTLS and
+AUTH; the other user is `pbmtest` (support.users)."""
 from __future__ import annotations
 
 import os
@@ -8,7 +10,6 @@ import ssl
 import stat
 import subprocess
 
-import pytest
 from support.relay import RELAY_PASSWORD, RELAY_USER
 from support.users import user_python
 

@@ -7,7 +7,7 @@ Needs root (Postfix is started, pbm runs as the user `pbmtest`: .ci/setup makes 
 (.ci/setup installs it); without root the tests are skipped, saying so."""
 from __future__ import annotations
 
-import email
+import email.utils
 import grp
 import json
 import os
@@ -17,7 +17,6 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -91,7 +90,7 @@ def mta() -> Iterator[tuple[Postfix, Install, Install]]:
                           {PIPE_ADDRESS: "pbm:", LMTP_ADDRESS: "lmtp:unix:pbm/lmtp.sock",
                            **{address: "pbmold:" for address in OLD_ADDRESSES}},
                           ["pbm.test", "lmtp.test"])
-        postfix.add_mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace")
+        postfix.mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace")
         pipe.configure(PIPE_ADDRESS, postfix.port)
         lmtp.configure(LMTP_ADDRESS, postfix.port, lmtp={"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
                        smtp={"listen": f"127.0.0.1:{free_port()}"})
@@ -116,10 +115,6 @@ def message(subject: str, sender: str, to: str, body: str = "", **headers: str) 
     return msg
 
 
-def read(path: Path) -> EmailMessage:
-    return email.message_from_bytes(path.read_bytes(), policy=policy.default)
-
-
 def send(postfix: Postfix, msg: EmailMessage, rcpt_tos: list[str], mail_from: str | None = None) -> str:
     sender = msg["From"].addresses[0].addr_spec if mail_from is None else mail_from
     return postfix.send(wire(msg), sender, rcpt_tos)
@@ -136,7 +131,7 @@ def test_a_game_through_the_pipe_transport(mta):
     lines = play_game(postfix, PIPE_ADDRESS, "alice", "bob")
     assert all("relay=pbm," in line and "status=sent (delivered via pbm service" in line
                for line in lines), lines
-    received = len(mails(postfix, "alice", PIPE_ADDRESS) + mails(postfix, "bob", PIPE_ADDRESS))
+    received = len(postfix.mails("alice", PIPE_ADDRESS) + postfix.mails("bob", PIPE_ADDRESS))
 
     def replies() -> list[str]:     # pbm's replies, delivered by Postfix into the Maildirs
         return re.findall(r"^.*: to=<(?:alice|bob)@example\.org>, relay=virtual, .*"
@@ -170,15 +165,10 @@ def play_game(postfix: Postfix, server: str, red: str, black: str) -> list[str]:
     return lines
 
 
-def mails(postfix: Postfix, name: str, server: str) -> list[EmailMessage]:
-    """The mails to name@example.org from that pbm, oldest first."""
-    return [mail for mail in map(read, postfix.maildir(name)) if f"<{server}>" in str(mail["From"])]
-
-
 def wait_mail_saying(postfix: Postfix, name: str, server: str, words: str) -> EmailMessage:
     """The game mail to name@example.org from that pbm that says `words`, once it is there."""
     def found() -> list[EmailMessage]:
-        return [mail for mail in mails(postfix, name, server) if mail["Reply-To"]
+        return [mail for mail in postfix.mails(name, server) if mail["Reply-To"]
                 and words in mail.get_body(("plain",)).get_content()]
     if not wait_until(found, timeout=WAIT):
         pytest.fail(f"{name}@example.org got no mail saying {words!r} from {server}:\n{postfix.log()}")
@@ -186,9 +176,9 @@ def wait_mail_saying(postfix: Postfix, name: str, server: str, words: str) -> Em
 
 
 def wait_mails(postfix: Postfix, name: str, server: str, count: int) -> list[EmailMessage]:
-    if not wait_until(lambda: len(mails(postfix, name, server)) >= count, timeout=WAIT):
+    if not wait_until(lambda: len(postfix.mails(name, server)) >= count, timeout=WAIT):
         pytest.fail(f"{name}@example.org got no {count} mails from {server}:\n{postfix.log()}")
-    return mails(postfix, name, server)
+    return postfix.mails(name, server)
 
 
 def test_two_pbm_addresses_are_one_message_recorded_once(mta):

@@ -19,6 +19,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -125,13 +127,9 @@ class Postfix:
         (self.config / name).write_text("".join(f"{key} {value}\n" for key, value in entries.items()))
         self.run("postmap", f"hash:{self.config / name}")
 
-    def add_mailboxes(self, *local_parts: str) -> None:
-        """Maildirs for these players of example.org (the reply side)."""
-        self.map("vmailbox", {f"{name}@{PLAYERS_DOMAIN}": f"{name}/"
-                              for name in {*self.mailbox_names, *local_parts}})
-        self.mailbox_names = {*self.mailbox_names, *local_parts}
-
-    mailbox_names: set[str] = set()
+    def mailboxes(self, *local_parts: str) -> None:
+        """Maildirs for these players of example.org, where pbm's replies land."""
+        self.map("vmailbox", {f"{name}@{PLAYERS_DOMAIN}": f"{name}/" for name in local_parts})
 
     def _wait_listening(self) -> None:
         deadline = time.monotonic() + WAIT
@@ -184,13 +182,10 @@ class Postfix:
         folder = self.base / "mail" / name / "new"
         return sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime_ns) if folder.exists() else []
 
-    def wait_mail(self, name: str, count: int, timeout: float = WAIT) -> list[Path]:
-        deadline = time.monotonic() + timeout
-        while len(found := self.maildir(name)) < count:
-            if time.monotonic() > deadline:
-                pytest.fail(f"{name}@{PLAYERS_DOMAIN} got {len(found)} mails, not {count}:\n{self.log()}")
-            time.sleep(0.1)
-        return found
+    def mails(self, name: str, sender: str) -> list[EmailMessage]:
+        """The mails to name@example.org from `sender`, oldest first."""
+        found = [message_from_bytes(path.read_bytes(), policy=policy.default) for path in self.maildir(name)]
+        return [mail for mail in found if f"<{sender}>" in str(mail["From"])]
 
     def stop(self) -> None:
         subprocess.run([shutil.which("postfix", path=SBIN), "-c", str(self.config), "stop"],
