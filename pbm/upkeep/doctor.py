@@ -42,17 +42,15 @@ class User:
         return cls(entry.pw_name, entry.pw_uid, entry.pw_gid,
                    os.getgrouplist(entry.pw_name, entry.pw_gid))
 
-    def cannot(self, action: Callable[[], object]) -> str | None:
+    def cannot(self, action: Callable[[], None]) -> str | None:
         """Why this user cannot do `action` (an OSError's words), or None if it can."""
-        def attempt() -> None:
+        if self.uid != os.geteuid():
+            return reach.as_user(action, self.uid, self.gid, self.groups)
+        try:
             action()
-        if self.uid == os.geteuid():
-            try:
-                attempt()
-            except OSError as e:
-                return e.strerror or str(e)
-            return None
-        return reach.as_user(attempt, self.uid, self.gid, self.groups)
+        except OSError as e:
+            return e.strerror or str(e)
+        return None
 
 
 Check = Callable[[Config, User], Iterator[str]]    # yields problems, each with its fix, and notes
@@ -114,7 +112,8 @@ def _file_modes(config: Config, user: User) -> Iterator[str]:
     for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm", "secret"):
         if (data / name).exists():
             yield from _mode(data / name, 0o600, "chmod 600")
-    for path in (data, *(data / name for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "secret"))):
+    for path in (data, *(data / name for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm",
+                                                  "secret"))):
         if path.exists() and (why := user.cannot(lambda: _writable(path))):
             yield (f"user {user.name} cannot write {path} ({reach.describe(path)}): {why}; "
                    f"chown -R {user.name}: {data}")
