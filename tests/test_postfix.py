@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -31,8 +32,10 @@ pytestmark = pytest.mark.slow   # a real Postfix, real processes
 PIPE_ADDRESS = "pbm@pbm.test"
 LMTP_ADDRESS = "pbm@lmtp.test"
 OLD_ADDRESSES = ["pbm+old@pbm.test", "pbm+older@pbm.test"]
-# The pipe as docs/operating.md gives it, and as the README gave it before: no null_sender= (the
-# null sender comes as MAILER-DAEMON), and `--recipient ${recipient}` (`--recipient A B`).
+MISPLACED_ADDRESS = "pbm+misplaced@pbm.test"
+# The pipe as docs/operating.md gives it; as the README gave it before (no null_sender=: the null
+# sender comes as MAILER-DAEMON; `--recipient ${recipient}`: `--recipient A B`); and the documented
+# one for an installation whose data folder pbm cannot make.
 PIPES = """\
 pbm       unix  -       n       n       -       -       pipe
   flags=Rq null_sender= user={user} argv={pbm} --config {config}
@@ -40,19 +43,31 @@ pbm       unix  -       n       n       -       -       pipe
 pbmold    unix  -       n       n       -       -       pipe
   flags=Rq user={user} argv={pbm} --config {config}
   deliver --sender ${{sender}} --recipient ${{recipient}}
+pbmmisplaced unix  -    n       n       -       -       pipe
+  flags=Rq null_sender= user={user} argv={pbm} --config {misplaced}
+  deliver --sender ${{sender}} --recipient=${{recipient}}
 """
+
+
+@dataclass
+class Site:
+    """The running Postfix and the pbm installations behind it."""
+    postfix: Postfix
+    pipe: Install               # pbm@pbm.test, by the pipe
+    lmtp: Install               # pbm@lmtp.test, by LMTP to pbm serve
+    misplaced: Install          # pbm+misplaced@pbm.test: its data folder in a folder of root's"""
 
 
 class Install:
     """One pbm installation as the docs lay it out: a folder owned by the pbm user holding
     pbm.toml (0600) and the data folder pbm makes."""
 
-    def __init__(self, root: Path, user, python: Path):
+    def __init__(self, root: Path, user, python: Path, data: Path | None = None):
         self.root, self.user, self.python = root, user, python
         root.mkdir(mode=0o750)
         os.chown(root, user.pw_uid, user.pw_gid)
         self.config = root / "pbm.toml"
-        self.data = root / "var"                # made by pbm on first use
+        self.data = data or root / "var"        # made by pbm on first use
 
     def configure(self, address: str, outbound_port: int, **sections: dict) -> None:
         """pbm.toml: the address, replies back to Postfix, a short busy_timeout (the locked case)."""
@@ -77,27 +92,31 @@ class Install:
 
 
 @pytest.fixture(scope="module")
-def mta() -> Iterator[tuple[Postfix, Install, Install]]:
+def mta() -> Iterator[Site]:
     user = system_user()
     python = user_python(user)
     base = base_folder()
     pipe = Install(base / "pipe", user, python)
     lmtp = Install(base / "lmtp", user, python)
+    (base / "root-only").mkdir(mode=0o755)
+    misplaced = Install(base / "misplaced", user, python, data=base / "root-only" / "var")
     postfix = None
     try:
         postfix = Postfix(base, PIPES.format(user=user.pw_name, pbm=python.parent / "pbm",
-                                             config=pipe.config),
+                                             config=pipe.config, misplaced=misplaced.config),
                           {PIPE_ADDRESS: "pbm:", LMTP_ADDRESS: "lmtp:unix:pbm/lmtp.sock",
+                           MISPLACED_ADDRESS: "pbmmisplaced:",
                            **{address: "pbmold:" for address in OLD_ADDRESSES}},
                           ["pbm.test", "lmtp.test"])
-        postfix.mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace")
+        postfix.mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
         pipe.configure(PIPE_ADDRESS, postfix.port)
+        misplaced.configure(PIPE_ADDRESS, postfix.port)
         lmtp.configure(LMTP_ADDRESS, postfix.port, lmtp={"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
                        smtp={"listen": f"127.0.0.1:{free_port()}"})
         # the socket's folder, as docs/operating.md says: pbm's, the MTA's group, setgid
         subprocess.run(["install", "-d", "-o", user.pw_name, "-g", "postfix", "-m", "2750",
                         str(postfix.queue / "pbm")], check=True)
-        yield postfix, pipe, lmtp
+        yield Site(postfix, pipe, lmtp, misplaced)
     finally:
         if postfix is not None:
             postfix.stop()
@@ -127,7 +146,7 @@ def say(lines: list[str]) -> None:
 
 
 def test_a_game_through_the_pipe_transport(mta):
-    postfix, pipe, _ = mta
+    postfix, pipe = mta.postfix, mta.pipe
     lines = play_game(postfix, PIPE_ADDRESS, "alice", "bob")
     assert all("relay=pbm," in line and "status=sent (delivered via pbm service" in line
                for line in lines), lines
@@ -183,7 +202,7 @@ def wait_mails(postfix: Postfix, name: str, server: str, count: int) -> list[Ema
 
 def test_two_pbm_addresses_are_one_message_recorded_once(mta):
     """`${recipient}` is both addresses: the pipe line's `--recipient=` form gives two options."""
-    postfix, pipe, _ = mta
+    postfix, pipe = mta.postfix, mta.pipe
     msg = message("help", "erin@example.org", PIPE_ADDRESS, Cc="pbm+help@pbm.test")
     queue_id = send(postfix, msg, [PIPE_ADDRESS, "pbm+help@pbm.test"])
     lines = postfix.deliveries(queue_id, count=2)
@@ -199,7 +218,7 @@ def test_two_pbm_addresses_are_one_message_recorded_once(mta):
 
 
 def test_a_null_sender_is_recorded_and_not_answered(mta):
-    postfix, pipe, _ = mta
+    postfix, pipe = mta.postfix, mta.pipe
     msg = message("help", "frank@example.org", PIPE_ADDRESS)     # an auto-reply, no Auto-Submitted
     queue_id = send(postfix, msg, [PIPE_ADDRESS], mail_from="")
     [line] = postfix.deliveries(queue_id)
@@ -214,7 +233,7 @@ def test_a_null_sender_is_recorded_and_not_answered(mta):
 def test_the_old_pipe_line_neither_bounces_two_recipients_nor_answers_mailer_daemon(mta):
     """What pbm deliver does itself, whatever the line: `--recipient A B` is two recipients (it
     exited 2 before, and Postfix bounced), and the sender MAILER-DAEMON is the null sender."""
-    postfix, pipe, _ = mta
+    postfix, pipe = mta.postfix, mta.pipe
     msg = message("help", "grace@example.org", OLD_ADDRESSES[0], Cc=OLD_ADDRESSES[1])
     queue_id = send(postfix, msg, OLD_ADDRESSES, mail_from="")
     lines = postfix.deliveries(queue_id, count=2)
@@ -227,8 +246,24 @@ def test_the_old_pipe_line_neither_bounces_two_recipients_nor_answers_mailer_dae
     assert postfix.maildir("grace") == []
 
 
+def test_a_data_folder_pbm_cannot_make_defers_with_one_sentence(mta):
+    """Its log line names the folder and the user; once the folder is pbm's, `postqueue -f`."""
+    postfix, misplaced = mta.postfix, mta.misplaced
+    msg = message("help", "heidi@example.org", PIPE_ADDRESS)
+    queue_id = send(postfix, msg, [MISPLACED_ADDRESS])
+    [deferred] = postfix.deliveries(queue_id, status="deferred")
+    assert (f"ERROR pbm: user {misplaced.user.pw_name} cannot create or write {misplaced.data} "
+            f"(Permission denied), so the message is not recorded; exit 75 so that the MTA retries "
+            f"(pbm doctor --user {misplaced.user.pw_name} says what to change)") in deferred, deferred
+    os.chown(misplaced.data.parent, misplaced.user.pw_uid, misplaced.user.pw_gid)
+    postfix.flush()
+    [sent] = postfix.deliveries(queue_id, status="sent")
+    say([deferred, sent])
+    wait_mails(postfix, "heidi", PIPE_ADDRESS, 1)
+
+
 def test_a_locked_database_defers_and_postqueue_f_delivers(mta):
-    postfix, pipe, _ = mta
+    postfix, pipe = mta.postfix, mta.pipe
     locker = subprocess.Popen(
         [pipe.python, "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
                             "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()",
@@ -251,7 +286,7 @@ def test_a_locked_database_defers_and_postqueue_f_delivers(mta):
 
 def test_a_game_over_lmtp_to_pbm_serve(mta):
     """The socket in the setgid folder gets Postfix's group; pbm doctor tries it as that group."""
-    postfix, _, lmtp = mta
+    postfix, lmtp = mta.postfix, mta.lmtp
     with serving(lmtp, postfix.queue / "pbm" / "lmtp.sock") as socket_path:
         stat_ = socket_path.stat()
         assert (stat_.st_gid, stat_.st_mode & 0o777) == (grp.getgrnam("postfix").gr_gid, 0o660)
@@ -270,7 +305,7 @@ def test_a_game_over_lmtp_to_pbm_serve(mta):
 def test_a_socket_postfix_cannot_open_defers_and_doctor_says_who_can(mta):
     """The socket as pbm made it before `socket_group`: the pbm user's own group.  Postfix defers
     (nothing is lost), pbm doctor names who can connect; fixed, `postqueue -f` delivers."""
-    postfix, _, lmtp = mta
+    postfix, lmtp = mta.postfix, mta.lmtp
     socket_path = postfix.queue / "pbm" / "lmtp.sock"
     settings = {"socket": str(socket_path)}
     lmtp.configure(LMTP_ADDRESS, postfix.port, smtp={"listen": f"127.0.0.1:{free_port()}"},
