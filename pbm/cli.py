@@ -1,7 +1,8 @@
 """The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program (`pbm deliver`:
-pbm.runners.deliver).  Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
+pbm.runners.deliver).  Logs go to stderr and name messages by Message-ID, never by subject or
+body (passwords!).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pbm.config import Config
+    from pbm.config import Config, ConfigError
 
 EX_OK = 0
 EX_USAGE = 64
@@ -170,7 +171,7 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
     """1 for a problem (a configuration it cannot load is one), 64 for a user that cannot be used."""
-    from pbm.config import ConfigError
+    from pbm.config import Config
     from pbm.upkeep import doctor
     try:
         user = doctor.User.named(args.user)
@@ -180,7 +181,7 @@ def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
     if user.uid != os.geteuid() and os.geteuid() != 0:
         print(f"pbm: only root can check as another user ({args.user})", file=sys.stderr)
         return EX_USAGE
-    if isinstance(config, ConfigError):
+    if not isinstance(config, Config):
         doctor.unreadable(config, user)
         return 1
     return EX_OK if doctor.run(config, user=user) else 1
