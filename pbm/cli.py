@@ -6,13 +6,17 @@ body (passwords!).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+# Not `typing.TYPE_CHECKING`: a `pbm deliver` that hands its message to a running server imports
+# next to nothing (pbm.runners.deliver.early), and typing, argparse and collections.abc are not
+# nothing.  Type checkers read this name as they read typing's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
     from pbm.config import Config, ConfigError
 
 EX_OK = 0
@@ -30,7 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     delivering = "deliver" in argv
     try:
-        return _main(argv)
+        early = None
+        if delivering:
+            from pbm.runners import deliver
+            # a running server takes the message before anything else is imported (then this exits)
+            early = deliver.early(argv, os.environ.get("PBM_CONFIG"))
+        return _main(argv, early)
     except SystemExit as e:             # argparse: 2 on wrong usage, 0 after --help
         if e.code != 2:
             raise
@@ -47,14 +56,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_TEMPFAIL
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], early: object) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
     if args.command == "deliver":
         from pbm.runners import deliver
         args.sender = deliver.null_sender(args.sender)
-        # exits with its answer if a running server takes it
-        args.no_server = deliver.hand_over(args.config, args.sender, args.recipient)
+        # exits with its answer if a running server takes it (unless `early` asked it already)
+        args.no_server = early.no_server if isinstance(early, deliver.Early) else \
+            deliver.hand_over(args.config, args.sender, args.recipient)
     from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
@@ -85,6 +95,7 @@ def _start(config: Config, command: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-email game server.")
     parser.add_argument("--config", metavar="FILE", default=os.environ.get("PBM_CONFIG"),
                         help="TOML configuration file (default: $PBM_CONFIG, else built-in defaults)")

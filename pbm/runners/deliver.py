@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
 
+TYPE_CHECKING = False                   # as in pbm.cli: typing is not imported to hand over
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import NoReturn
+
     from pbm.config import Config
     from pbm.runners import handover
 
@@ -27,6 +29,43 @@ def null_sender(sender: str | None) -> str | None:
     if sender is not None and sender.strip().strip("<>").lower() in ("", "mailer-daemon"):
         return ""
     return sender
+
+
+class Early:
+    """What `early` found: no running server took the message (`no_server`, as `hand_over`)."""
+
+    def __init__(self, no_server: handover.NoServer | None):
+        self.no_server = no_server
+
+
+def early(argv: list[str], config_file: str | None) -> Early | None:
+    """Hand the message over before argparse and the rest of pbm are imported, when `argv` is a
+    plain `[--config FILE] deliver [--sender S] [--recipient A [B ...]]...` (each option also as
+    `--name=value`), as an MTA's pipe writes it; exits with the server's verdict if one took it.
+    None where `argv` says anything else: pbm.cli then parses it and hands over itself."""
+    sender, recipients, command = None, [], None
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if name in ("--config", "--sender", "--recipient") and not equals:
+            value = next(words, None)
+            if value is None:
+                return None
+        if word == "deliver" and command is None:
+            command = word
+        elif name == "--config" and command is None:
+            config_file = value
+        elif name == "--sender" and command and sender is None:
+            sender = value
+        elif name == "--recipient" and command:
+            recipients.append(value)
+        elif command and recipients and not word.startswith("-") and not equals:
+            recipients.append(word)     # --recipient A B: the pipe's ${recipient} expanded
+        else:
+            return None
+    if command is None:
+        return None
+    return Early(hand_over(config_file, null_sender(sender), recipients))
 
 
 def hand_over(config_file: str | None, sender: str | None,
