@@ -332,7 +332,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
     with it by mail (the code is printed here, for a player who cannot get mail at their address)."""
     from datetime import datetime, timezone
 
-    from pbm.model import accounts
+    from pbm.model import accounts, resets
     from pbm.model.db import transaction
     from pbm.model.store import open_db
 
@@ -342,7 +342,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
         print(f"pbm: there is no user {args.user_id}", file=sys.stderr)
         return EX_USAGE
     with transaction(db):
-        code = accounts.issue_reset_code(db, config.secret, user.id, datetime.now(timezone.utc), force=True)
+        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, force=True)
     print(f"One-time code for {user.id}, valid for an hour: {code}\n"
           f"The player sets a new password by mailing the subject:\n"
           f"    password set {user.id} {code} NEWPASSWORD")

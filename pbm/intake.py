@@ -203,9 +203,10 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
     mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
     automatic = reading.automatic_reason(msg, mail_from, config.server.address)
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
-    if message is not None and config.security.require_dmarc:
-        message = replace(message, vouched=authresults.vouched(msg, message.sender,
-                                                               config.security.authserv_id))
+    if message is not None and (config.security.authserv_id or config.security.require_dmarc):
+        verified = bool(config.security.authserv_id) and authresults.vouched(
+            msg, message.sender, config.security.authserv_id)
+        message = replace(message, verified=verified, vouched=verified or not config.security.require_dmarc)
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
                    mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
                    reading.kept_headers(msg) if message else (),

@@ -16,7 +16,7 @@ from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
 from pbm.mail.messages import Outgoing
-from pbm.model import accounts, games, guard, received, vacations
+from pbm.model import accounts, games, guard, received, resets, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import compose
 from pbm.outbox.queue import queue
@@ -48,6 +48,7 @@ def mails(db: Database, config: Config, now: datetime) -> list[Outgoing]:
 def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
     guard.forget_old(ctx.db, ctx.now)
+    resets.forget_old(ctx.db, ctx.now)
     accounts.forget_checks(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():

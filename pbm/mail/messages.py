@@ -21,6 +21,7 @@ class Incoming:
     references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
     language: str = ""       # its Content-Language (of the message or its text), as sent
     vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
+    verified: bool = False   # True: `[security] authserv_id` names an MTA, and it vouched for the From
 
     @property
     def standing(self) -> str:
