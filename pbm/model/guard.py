@@ -32,12 +32,15 @@ MAX_DOUBLINGS = 10              # the window grows to at most 2**10 times its le
 
 
 def sources(incoming: Incoming | None) -> list[str]:
-    """Where a message comes from, as failures are counted: its sender address, and its domain
-    when the trusted MTA vouched for the From (a forged From must not lock a whole domain)."""
+    """Where a message comes from, as failures are counted: its sender address; where the trusted
+    MTA vouched for the From, that address counted apart, and its domain (a forged From must not
+    lock a whole domain, nor the address for its owner)."""
     if incoming is None:
         return []
     sender = incoming.sender.lower()
-    return [f"sender:{sender}"] + [f"domain:{sender.rpartition('@')[2]}"] * incoming.verified
+    if incoming.verified:       # apart from the same address unverified: a forger's count
+        return [f"verified:{sender}", f"domain:{sender.rpartition('@')[2]}"]
+    return [f"sender:{sender}"]
 
 
 def subjects(user_id: str, incoming: Incoming | None) -> list[str]:
@@ -48,9 +51,9 @@ def subjects(user_id: str, incoming: Incoming | None) -> list[str]:
 def blocking(user_id: str, incoming: Incoming | None, own: bool) -> list[str]:
     """The subjects whose lock refuses a password for `user_id` from `incoming`; `own`: its sender
     is a registered address of the user.  From an own address the MTA vouched for, only that
-    address's lock (nobody else can have made it)."""
+    address's own vouched-for count (nobody else can have added to it)."""
     if own and incoming is not None and incoming.verified:
-        return [f"sender:{incoming.sender.lower()}"]
+        return sources(incoming)[:1]
     return subjects(user_id, incoming)
 
 
@@ -73,7 +76,7 @@ def record(db: Database, counted: Iterable[str], now: datetime) -> None:
 def clear(db: Database, user_id: str, addresses: Iterable[str]) -> None:
     """Lift every lock on the user id, its codes and its registered addresses (the player proved the
     mailbox with a mailed code: whatever was counted there was a guesser's or is forgiven)."""
-    subjects = [f"user:{user_id}", *(f"sender:{a.lower()}" for a in addresses)]
+    subjects = [f"user:{user_id}", *(f"{kind}:{a.lower()}" for a in addresses for kind in ("sender", "verified"))]
     db.execute(f"DELETE FROM password_failures WHERE subject IN ({', '.join('?' * len(subjects))}) "
                f"OR subject LIKE ?", [*subjects, f"code:{user_id}:%"])
 
