@@ -38,7 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
     _start(config, args.command)
-    return args.run(config, args)
+    try:
+        return args.run(config, args)
+    except RuntimeError as e:           # the database must be restored: one line, not a traceback
+        from pbm.model.store import DatabaseLost
+        if not isinstance(e, DatabaseLost):
+            raise
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_TEMPFAIL
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
@@ -169,7 +176,7 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
             return EX_TEMPFAIL
     try:
         from pbm import intake, logs
-        from pbm.model.store import open_db
+        from pbm.model.store import DatabaseLost, open_db
         from pbm.outbox import claims, sending
         from pbm.upkeep import health
     except Exception:                   # a broken installation must not lose mail either
@@ -183,6 +190,9 @@ def _deliver(config: Config, args: argparse.Namespace) -> int:
                                claimant=claims.claimant())
     except intake.TransientError as e:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
+        return EX_TEMPFAIL
+    except DatabaseLost as e:
+        log.error("%s; exit 75 so that the MTA retries", e)
         return EX_TEMPFAIL
     except Exception as e:
         if health.damage(e):

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.config import Config
+from pbm.model.store import lost
 from pbm.upkeep import health, replica
 
 Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
@@ -73,6 +74,10 @@ def _mode(path: Path, most: int, fix: str) -> Iterator[str]:
 def _database(config: Config) -> Iterator[str]:
     from pbm.model.schema import MIGRATIONS
     path = config.data_dir / "pbm.sqlite3"
+    problem = lost(config)
+    if problem:
+        yield problem
+        return
     if not path.exists():
         yield f"no database at {path} yet: pbm creates it on first use"
         return
