@@ -13,10 +13,10 @@ changed, with the new reply addresses of the user's running games.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbm import catalogue, i18n
-from pbm.commands import notify, wording
+from pbm.commands import confirming, notify, wording
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -28,11 +28,12 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, guard, resets, tournaments
+from pbm.model import accounts, confirmations, games, guard, refusals, resets, tournaments
 from pbm.outbox import compose
 
 # A new account in Chinese or Korean reads the moves in its own notation (in the games that have
 # it: Xiangqi for Chinese, Janggi for Korean; the others as `both`) unless it asks otherwise.
+DAY = timedelta(days=1)
 NOTATION_OF = {"zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}
 
 
@@ -51,7 +52,9 @@ def signup(ctx: Context, req: Request) -> None:
     if problem:
         raise CommandError(_("That password cannot be used: {why}.").format(why=wording.said_in(problem)))
     addresses = _addresses(ctx, given or [ctx.incoming.sender])
-    accounts.create(ctx.db, user_id, password, addresses, ctx.now)
+    _signups_left(ctx)
+    accounts.create(ctx.db, user_id, password, [], ctx.now, signed_up_from=ctx.incoming.sender)
+    accounts.set_addresses(ctx.db, user_id, confirming.settle(ctx, user_id, addresses))
     told = i18n.from_header(ctx.incoming.language)
     if "lang" not in chosen and told:
         chosen["lang"] = told
@@ -62,8 +65,27 @@ def signup(ctx: Context, req: Request) -> None:
     prefs = accounts.preferences(ctx.db, user_id)
     with i18n.speaking(prefs["lang"], prefs["notation"]):
         ctx.answer(_("Welcome to {server}, {user}").format(server=ctx.config.server.name, user=user_id),
-                   "welcome.j2", user=user_id, addresses=addresses, server=ctx.config.server.address,
+                   "welcome.j2", user=user_id, addresses=accounts.addresses(ctx.db, user_id),
+                   waiting=confirmations.waiting(ctx.db, user_id), server=ctx.config.server.address,
                    games=catalogue.served())
+
+
+def _signups_left(ctx: Context) -> None:
+    """Refuse a signup past `[server] signups_per_day` from the sender; answered the first time
+    in a day only (a forged From must not bring its owner a mail per signup)."""
+    sender, most = ctx.incoming.sender.lower(), ctx.config.server.signups_per_day
+    made = accounts.signups(ctx.db, sender, ctx.now - DAY)
+    if made < most:
+        return
+    if refusals.refused(ctx.db, "signup", sender, ctx.now - DAY):
+        raise Unanswered("over the signups of a day")
+    ctx.regardless.append(lambda: refusals.refuse(ctx.db, "signup", sender, "", ctx.now))
+    raise CommandError(ngettext(
+        "{n} account has been made from {address} in the last day, the most this server allows; "
+        "try again tomorrow. Further signups from this address today are not answered.",
+        "{n} accounts have been made from {address} in the last day, the most this server allows; "
+        "try again tomorrow. Further signups from this address today are not answered.", made).format(
+        n=made, address=sender))
 
 
 def change_password(ctx: Context, req: Request) -> None:
@@ -199,12 +221,16 @@ def change_address(ctx: Context, req: Request) -> None:
     user_word, password, *given = req.args
     user_id = authenticate(ctx, user_word, password)
     addresses = _addresses(ctx, given)
-    accounts.set_addresses(ctx.db, user_id, addresses)
+    taken = confirming.settle(ctx, user_id, addresses, known=accounts.addresses(ctx.db, user_id))
+    if taken:           # else the old addresses stay until a new one is confirmed
+        accounts.set_addresses(ctx.db, user_id, taken)
+    now = accounts.addresses(ctx.db, user_id)
     ctx.answer(_("{server}: addresses changed for {user}").format(server=ctx.config.server.name, user=user_id),
                "account.j2", lines=[_("The mail addresses of {user} are now:").format(user=user_id), "",
-                                    *(f"    {a}" for a in addresses), "",
-                                    _("Game mail goes to {address}; commands are accepted from all of "
-                                      "them.").format(address=addresses[0])])
+                                    *(f"    {a}" for a in now), "",
+                                    *[_("Game mail goes to {address}; commands are accepted from all of "
+                                        "them.").format(address=now[0])] * bool(now),
+                                    *confirming.waiting_lines(ctx, user_id)])
 
 
 def signoff(ctx: Context, req: Request) -> None:

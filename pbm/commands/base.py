@@ -41,6 +41,7 @@ class Context:
     out: list[Outgoing] = field(default_factory=list)
     request: Request | None = None
     failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.model.guard)
+    regardless: list[Callable[[], None]] = field(default_factory=list)  # done even if refused
     quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
     secrets: set[str] = field(default_factory=set)          # every password word seen
     published: set[str] = field(default_factory=set)        # lines shown to others (`publish`)

@@ -22,6 +22,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import (
     conditional,
+    confirming,
     next_steps,
     notify,
     parse,
@@ -113,6 +114,12 @@ def _dispatch(ctx: Context, incoming: Incoming) -> None:
             "subject instead, for example: {command}").format(
             address=incoming.sender, command="xiangqi move 101 USERID PASSWORD h2e2")), what="reply")
         return
+    if incoming.token is not None and tokens.confirming(incoming.token):
+        req = parse.split("confirm")
+        error = _attempt(ctx, req, "", lambda: confirming.reply(ctx))
+        if error and not isinstance(error, Unanswered):
+            _refuse(ctx, req, error, what="reply")
+        return
     if incoming.token is not None:
         _token_reply(ctx)
         return
@@ -178,8 +185,11 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
         ctx.published = published
         guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
         ctx.failures.clear()
+        for then in ctx.regardless:                     # as does what a limit keeps of a refusal
+            then()
         return e
     finally:
+        ctx.regardless.clear()
         ctx.db.execute("RELEASE pbm_command")
 
 

@@ -192,10 +192,17 @@ def get(db: Database, user_id: str) -> User | None:
 
 
 def create(db: Database, user_id: str, password: str, addresses: list[str],
-           now: datetime) -> None:
-    db.execute("INSERT INTO users (id, password, created_at) VALUES (?, ?, ?)",
-               [user_id, hash_password(password), timestamp(now)])
+           now: datetime, signed_up_from: str | None = None) -> None:
+    db.execute("INSERT INTO users (id, password, created_at, signed_up_from) VALUES (?, ?, ?, ?)",
+               [user_id, hash_password(password), timestamp(now),
+                signed_up_from.lower() if signed_up_from else None])
     set_addresses(db, user_id, addresses)
+
+
+def signups(db: Database, sender: str, since: datetime) -> int:
+    """How many accounts were made from `sender` since then."""
+    return db.execute("SELECT count(*) FROM users WHERE signed_up_from = ? AND created_at > ?",
+                      [sender.lower(), timestamp(since)]).fetchone()[0]
 
 
 def set_password(db: Database, user_id: str, password: str) -> None:
