@@ -41,6 +41,7 @@ class Request:
     secrets: set[str] = field(default_factory=set)  # always masked, wherever they appear
     trusted: bool = True                # False: mask every word not in `safe`
     safe: set[str] = field(default_factory=set)
+    repeated: list[str] = field(default_factory=list)   # -params and --options given more than once
 
     def distrust(self, harmless: list[str]) -> None:
         """Quote only `harmless` words and numbers until the password is checked."""
@@ -99,10 +100,33 @@ def split(text: str) -> Request:
         option = _OPTION.fullmatch(token)
         param = None if option else _PARAM.fullmatch(token)
         if option:
-            request.options[option.group(1).lower()] = option.group(2) or ""
+            name = option.group(1).lower()
+            if name in request.options:
+                request.repeated.append(f"--{name}")
+            request.options[name] = option.group(2) or ""
         elif param:
-            value = param.group(2)
-            request.params[param.group(1).lower()] = True if value is None else value
+            name, value = param.group(1).lower(), param.group(2)
+            if name in request.params:
+                request.repeated.append(f"-{name}")
+            request.params[name] = True if value is None else value
         else:
             request.words.append(token)
     return request
+
+
+QUOTED_LINE = 200       # characters of a line of the sender's an error quotes back, at most
+QUOTED_LINES = 20       # lines of an error's text, at most
+
+
+def cut(line: str, most: int = QUOTED_LINE) -> str:
+    """A line quoted back cut to `most` characters, "..." marking the cut: an error must not echo
+    a 300 KB word."""
+    return line if len(line) <= most else line[:most - 3] + "..."
+
+
+def bounded(text: str) -> str:
+    """An error's text within bounds: no word over QUOTED_LINE characters (its prose has none; a
+    quoted word may), at most QUOTED_LINES lines."""
+    lines = [" ".join(cut(word) for word in line.split(" ")) for line in text.split("\n")]
+    return "\n".join(lines[:QUOTED_LINES] + ["..."] * (len(lines) > QUOTED_LINES))
+

@@ -325,6 +325,9 @@ def check_shape(req: Request, command: Command) -> None:
     if (req.params or req.options) and not command.params:
         raise CommandError(_("{verb} takes no -parameters or --options; only challenge and seek do.").format(
             verb=command.verb))
+    if req.repeated:        # which one was meant cannot be known
+        raise CommandError(_("{name} is given more than once in your command; give it once, with the "
+                             "value you mean.").format(name=req.repeated[0]))
 
 
 def _count(command: Command) -> str:
