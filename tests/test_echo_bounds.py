@@ -60,5 +60,5 @@ def test_a_repeated_option_is_refused(pbm_env):
     game(pbm_env)
     pbm_env.mail("xiangqi challenge --clock=10+1 --clock=1+0 alice bob")
     [error] = pbm_env.replies()
-    assert "--clock is given more than once in your command" in flat(error)
+    assert "--clock=1+0 repeats an option given before it in the command" in flat(error)
     assert pbm_env.query("SELECT count(*) FROM games")[0][0] == 1

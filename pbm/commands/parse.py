@@ -35,13 +35,13 @@ class Request:
     words: list[str]                    # the positional words: no **, parameters or options
     params: dict[str, str | bool] = field(default_factory=dict)
     options: dict[str, str] = field(default_factory=dict)
+    repeated: list[str] = field(default_factory=list)   # --options given more than once
     game: str | None = None             # the game name, lower case, for game commands
     verb: str = ""                      # the canonical command name ("move", "change password")
     args: list[str] = field(default_factory=list)   # the words after the game name and verb
     secrets: set[str] = field(default_factory=set)  # always masked, wherever they appear
     trusted: bool = True                # False: mask every word not in `safe`
     safe: set[str] = field(default_factory=set)
-    repeated: list[str] = field(default_factory=list)   # -params and --options given more than once
 
     def distrust(self, harmless: list[str]) -> None:
         """Quote only `harmless` words and numbers until the password is checked."""
@@ -100,15 +100,12 @@ def split(text: str) -> Request:
         option = _OPTION.fullmatch(token)
         param = None if option else _PARAM.fullmatch(token)
         if option:
-            name = option.group(1).lower()
-            if name in request.options:
-                request.repeated.append(f"--{name}")
-            request.options[name] = option.group(2) or ""
+            if option.group(1).lower() in request.options:
+                request.repeated.append(token)
+            request.options[option.group(1).lower()] = option.group(2) or ""
         elif param:
-            name, value = param.group(1).lower(), param.group(2)
-            if name in request.params:
-                request.repeated.append(f"-{name}")
-            request.params[name] = True if value is None else value
+            value = param.group(2)
+            request.params[param.group(1).lower()] = True if value is None else value
         else:
             request.words.append(token)
     return request
