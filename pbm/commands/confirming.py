@@ -1,4 +1,4 @@
-"""Addresses confirmed by reply before they get mail (issue 29: no floods through new accounts).
+"""Addresses confirmed by reply before they get mail (no floods through new accounts).
 
 An address given at signup or by `change address` that is not the sender's own (nor, for `change
 address`, already the user's) gets one mail asking it to confirm -- at most one a day -- and no
