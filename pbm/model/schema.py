@@ -399,7 +399,7 @@ CREATE TABLE reset_codes (
 ) WITHOUT ROWID;
 
 ALTER TABLE users ADD COLUMN signed_up_from TEXT;   -- the sender of the signup (lower case)
-CREATE INDEX users_signups ON users (signed_up_from, created_at) WHERE signed_up_from IS NOT NULL;
+CREATE INDEX users_signups ON users (signed_up_from, created_at);
 
 CREATE TABLE pending_addresses (
     address TEXT NOT NULL,              -- lower case
