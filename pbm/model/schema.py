@@ -368,6 +368,21 @@ CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
 ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
 """
 
+# 10: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# adjudicates the game again or dismisses it.
+APPEALS = """
+CREATE TABLE appeals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    text TEXT NOT NULL,                 -- the player's words (the mail's body), passwords masked
+    at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'dismissed', 'decided')),
+    arbiter TEXT REFERENCES users(id),  -- who closed it
+    closed_at TEXT,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+"""
+
 
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
@@ -383,7 +398,7 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
-# 10: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.flood).  Reset
+# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.flood).  Reset
 # codes are kept a day, one row per code mailed (at most `reset_codes_per_day` to a user, each valid
 # on its own); who signed up from which address; addresses given for someone else, waiting for their
 # confirmation; what a limit refused, so that the player it protects is told once a day.
@@ -430,5 +445,6 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     CORRESPONDENCE,
     TOURNAMENTS,
     CLOCKS,
+    APPEALS,
     LIMITS,
 ]
