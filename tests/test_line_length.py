@@ -116,8 +116,14 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     mails += post.send(f"vacation bob {PASSWORDS['bob']} off", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 1", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 30", sender="bob@example.org")
+    # the limits of issue 29: an address to confirm, a reset code too many, a challenge too many
+    mails += post.send("signup dora D0ra-pass1 dora@home.example.org", sender="dora@example.org")
+    for _ in range(4):
+        mails += post.send("password reset carol", sender="stranger@example.net")
+    for challenger in ("alice", "alice", "alice", "bob", "bob", "bob"):
+        mails += post.send(f"janggi challenge {challenger} root", sender=f"{challenger}@example.org")
     mails += post.tick(2)
-    mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
+    mails += post.send("change password alice Sw0rdfish N3w-secret-pw")     # with the new reply addresses
     for game in catalogue.served():             # the page of a game without its own help page
         monkeypatch.setitem(catalogue.GAMES, game, dataclasses.replace(catalogue.GAMES[game],
                                                                        help_template="game_help.j2"))
@@ -141,6 +147,8 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
                      "then if alice plays h1g3 (H2+3), you play i10h10 (R9=8).",
                      "Preview: nothing was played yet.", "The Xiangqi tournament cup is over.",
                      "This was sent from elsewhere@example.net,",
+                     "asked that the mail of dora", "reset codes in the last day",
+                     "A challenge to you from bob", "The new reply addresses of your",
                      "chases the horse on d3 (unprotected: its protector,",
                      "Rule 4: A side that newly chased", "bob appeals against the ruling"):
         assert sentence in said                 # the walk reached the mails that say them
