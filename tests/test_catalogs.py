@@ -64,8 +64,8 @@ def test_no_message_is_untranslated_or_fuzzy(locale):
 
 def _fields(text: str) -> set[str]:
     """The {name} fields of a str.format text (or the %(name)s ones of a %-formatted one)."""
-    if "%(" in text:
-        return set(re.findall(r"%\((\w+)\)s", text))
+    if "%(" in text:     # a Korean translation may write one as a particle field: {user:로}
+        return set(re.findall(r"%\((\w+)\)s", text)) | set(re.findall(r"\{(\w+):\w+\}", text))
     return {name for _literal, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
