@@ -11,6 +11,7 @@ import pytest
 from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import catalogue, i18n
+from pbm.commands import wording
 from pbm.outbox import compose
 
 LIMIT = 78
@@ -106,6 +107,13 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     mails += post.send(f"vacation bob {PASSWORDS['bob']} off", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 1", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 30", sender="bob@example.org")
+    # Janggi setups (by challenge and by command) and a Gi-Qi promotion, named in the reader's words
+    mails += post.send("janggi challenge -setup=outer alice bob", sender="alice@example.org")
+    mails += post.send(f"janggi setup 102 bob {PASSWORDS['bob']} left", sender="bob@example.org")
+    mails += post.send("janggi status 102")
+    mails += post.send(f"giqi challenge -fen={PROMOTING.replace(' ', '_')} alice bob",
+                       sender="alice@example.org")
+    mails += post.send(f"giqi move 102 alice {PASSWORDS['alice']} e3d2+", sender="alice@example.org")
     mails += post.tick(2)
     mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
     for game in catalogue.served():             # the page of a game without its own help page
@@ -118,6 +126,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
             if i18n.width(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
     assert not long, "\n".join(f"{subject}: {line!r} ({i18n.width(line)})" for subject, line in long)
+    assert_in_the_readers_words(mails, lang)
     if lang != "en":
         return
     wrong = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
@@ -130,6 +139,34 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
                      "Preview: nothing was played yet.", "The Xiangqi tournament cup is over.",
                      "This was sent from elsewhere@example.net,"):
         assert sentence in said                 # the walk reached the mails that say them
+
+
+# What a mail must never show a reader: the database's event codes, a Python repr, a particle
+# field left unformatted; in Korean a particle left to the reader (을(를)); in Chinese and Korean
+# an English piece name, or a Janggi setup's English key, romanization or letters, outside the help
+# pages (which name the command words, `setup outer`, and the Padwar qi pieces' Barsoomian names)
+# and a command's own words (`-setup=outer`).
+EVENT_CODES = re.compile(r"\b(?:undo|draw)-(?:offer|rejected|agreed)\b|\bseek-taken\b"
+                         r"|\b(?:setup|challenge|accept|resign|timeout|lapsed|undo|tournament) by \w+")
+REPR = re.compile(r"\[['\"]|\{['\"]|\{\w+:\w+\}")
+FALLBACK = re.compile(r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|\(으\)로|와\(과\)|과\(와\)")
+PIECE_NAMES = re.compile(r"\b(?:" + "|".join(sorted(wording.PIECES, key=len, reverse=True)) + r")\b")
+SETUP_WORDS = re.compile(r"(?<!=)\b(?:inner|outer|left|right|HEEH|EHEH|HEHE|EHHE|(?:ma|sang)(?:-(?:ma|sang)){3})\b")
+PROMOTING = "lhfg3hl/2r1ke1b1/2fgf1f1f/f7Y/Pp1ny2F1/2y6/FPF1e1NPF/1B2GER1L/LHE2KGH1[y] b - - 3 29"
+
+
+def assert_in_the_readers_words(mails, lang: str) -> None:
+    wrong, foreign = [], lang in ("zh-Hans", "zh-Hant", "ko")
+    for mail in mails:
+        for line in text(mail).splitlines():
+            if line.strip().startswith("https://") or FEN.match(line):
+                continue
+            named = foreign and "help" not in mail["Subject"] and (PIECE_NAMES.search(line)
+                                                                   or SETUP_WORDS.search(line))
+            fallback = lang == "ko" and FALLBACK.search(line)
+            if EVENT_CODES.search(line) or REPR.search(line) or fallback or named:
+                wrong.append((mail["Subject"], line))
+    assert not wrong, "\n".join(f"{subject}: {line!r}" for subject, line in wrong)
 
 
 def _templates():
