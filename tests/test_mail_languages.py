@@ -8,6 +8,7 @@ import re
 
 from support.postoffice import plain
 from test_commands_game import MATE
+from test_line_length import assert_in_the_readers_words
 
 import rules
 from pbm import i18n
@@ -78,6 +79,8 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     assert i18n.width(header[:header.index("bob")]) == i18n.width(first[:first.index("車1進1")])
     assert pbm_env.query("SELECT status, winner, reason FROM games") == [("finished", "alice", "checkmate")]
     assert_fits(seen)
+    assert_in_the_readers_words([m for m in seen if m["To"].startswith("alice")], "zh-Hans")
+    assert_in_the_readers_words([m for m in seen if m["To"].startswith("bob")], "zh-Hant")
 
 
 def test_refusals_are_explained_in_the_senders_language(pbm_env):
@@ -128,3 +131,4 @@ def test_a_janggi_game_in_korean_notation_and_korean_mails(pbm_env):
     assert mails["minsu"]["Subject"] == "Janggi Board 102 over: jiwoo 님 승(외통)"
     assert "jiwoo 님 승리(외통)." in body(mails["minsu"])
     assert_fits(seen)
+    assert_in_the_readers_words(seen, "ko")
