@@ -38,6 +38,21 @@ def test_a_refused_move_is_explained_in_each_language(lang, expected):
         assert wording.refusal(refused.value).startswith(expected)
 
 
+@pytest.mark.parametrize(("variant", "moves", "lang", "named"), [
+    ("xiangqi", ["h3e3", "a7b7"], "zh-Hans", "a7 的卒可以走到 a6"),      # Black's soldier: 卒
+    ("xiangqi", ["a4b4"], "zh-Hans", "a4 的兵可以走到 a5"),              # Red's: 兵
+    ("janggi", ["a4a5", "a7a8"], "ko", "a7의 병"),                       # Han's soldier: 병
+    ("janggi", ["a4a3"], "ko", "a4의 졸"),                               # Cho's: 졸
+])
+def test_a_piece_is_named_as_its_side_names_it(variant, moves, lang, named):
+    game = rules.Game.new(variant)
+    with pytest.raises(rules.IllegalMove) as refused:
+        for move in moves:
+            game.play(move)
+    with i18n.speaking(lang):
+        assert named in wording.refusal(refused.value)
+
+
 def test_refusals_by_mail_in_chinese_and_korean(tmp_path):
     post = PostOffice(tmp_path)
     post.send("signup alice Sw0rdfish notation=chinese", sender="alice@example.org", Content_Language="zh")

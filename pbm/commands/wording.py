@@ -198,6 +198,12 @@ def said_in(text: object) -> str:
     language, each of its values in turn; any other text as it is."""
     if not isinstance(text, Said):
         return str(text)
+    side = text.values.get("side")
+    if isinstance(side, int) and "{" not in text.template:
+        # a piece of one side: a translation naming both sides' pieces (兵/卒, 졸/병) names the
+        # first side's first
+        names = _(text.template).split("/")
+        return names[min(side, len(names) - 1)]
     return _(text.template).format(**{name: said_in(value) if isinstance(value, str) else value
                                       for name, value in text.values.items()})
 
