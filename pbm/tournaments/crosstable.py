@@ -53,7 +53,7 @@ class Table:
         for tag, row in [("th", self.header)] + [("td", r) for r in self.rows]:
             rule = ";border-bottom:1px solid" if tag == "th" else ""
             lines.append("<tr>")
-            lines += [f'<{tag} style="padding:0 5px;white-space:nowrap;text-align:{"left" if i == 1 else "right"}{rule}">'
+            lines += [f'<{tag} style="padding:0 5px;text-align:{"left" if i == 1 else "right"}{rule}">'
                       f"{escape(text)}</{tag}>" for i, text in enumerate(row)]
             lines.append("</tr>")
         lines += ["<tr>", f'<td colspan="{len(self.header)}" style="padding:4px 5px">',
