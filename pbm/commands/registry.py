@@ -8,6 +8,7 @@ from pbm import catalogue, i18n
 from pbm.commands import (
     account,
     admin,
+    appeals,
     away,
     conditional,
     notices,
@@ -241,6 +242,15 @@ COMMANDS: list[Command] = [
                     "letters, digits and hyphens.")),
     Command("tournaments", "", N_("the tournaments of this game"), tournament.list_tournaments,
             game=True),
+    Command("ruling", "BOARD", N_("the ruling that decided a game (by repetition, or on points), "
+                                  "sent again"), appeals.ruling, game=True, min_args=1, max_args=1),
+    Command("appeal", "BOARD USERID PASSWORD [dismiss]",
+            N_("appeal against a game's ruling (the mail's body says why)"), appeals.appeal, game=True,
+            min_args=3, max_args=4, passwords=(2,),
+            details=N_("A player of the game may appeal once, within 7 days of the ruling: the arbiters "
+                       "get the ruling, the player's words and the game's record, and the opponent is "
+                       "told. The result stands until an arbiter adjudicates the game again or "
+                       "dismisses the appeal (appeal BOARD ADMINID PASSWORD dismiss).")),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),
