@@ -108,6 +108,7 @@ class AdminsSection:
 class LmtpSection:
     socket: Path | None = None          # a Unix socket for LMTP from the local MTA; None = none
     socket_mode: int = 0o660            # who may connect: the MTA's group (see docs/operating.md)
+    socket_group: str = ""              # the MTA's group; "" = the group of the socket's folder
 
 
 @dataclass(frozen=True)

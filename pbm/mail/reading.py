@@ -160,8 +160,9 @@ def automatic_reason(msg: Message, mail_from: str | None, own_address: str) -> s
     if mail_from:
         senders.append(mail_from.strip().strip("<>"))
     for address in senders:
-        if address.rpartition("@")[0].lower() in _SYSTEM_SENDERS:
-            return f"sent by {address.rpartition('@')[0]}"
+        local = address.rpartition("@")[0] or address       # Postfix's null sender: MAILER-DAEMON
+        if local.lower() in _SYSTEM_SENDERS:
+            return f"sent by {local}"
         if is_server_address(address, own_address):
             return "mail from the server's own address"
     if not senders:

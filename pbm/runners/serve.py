@@ -29,7 +29,7 @@ from typing import TypeVar
 import rules
 from pbm import intake
 from pbm.commands import timers
-from pbm.config import Config
+from pbm.config import Config, ConfigError
 from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception
 from pbm.mail.messages import Outgoing
@@ -41,7 +41,7 @@ from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
 from pbm.runners.preparers import Preparers
-from pbm.upkeep import health
+from pbm.upkeep import health, reach
 
 log = logging.getLogger(__name__)
 
@@ -272,8 +272,11 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
         path.unlink()
     server = await asyncio.get_running_loop().create_unix_server(
         smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
+    gid = reach.group_of(config)
+    if path.stat().st_gid != gid:           # not a setgid folder of that group: root, or a member
+        os.chown(path, -1, gid)
     os.chmod(path, config.lmtp.socket_mode)
-    log.info("listening for LMTP on the socket %s", path)
+    log.info("listening for LMTP on the socket %s (%s)", path, reach.describe(path))
     return server
 
 
@@ -294,6 +297,9 @@ def _check_at_start(config: Config) -> None:
 
 async def _serve(config: Config) -> bool:
     _check_at_start(config)                 # create or migrate now: fail before listening
+    if config.lmtp.socket and (problem := reach.cannot_give(config, os.geteuid(), os.getegid(),
+                                                                   os.getgroups())):
+        raise ConfigError(problem)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     preparers = Preparers(config)
