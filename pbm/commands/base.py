@@ -105,6 +105,7 @@ class Command:
     params: bool = False                # takes -parameters and --options
     details: str = ""                   # more for "help VERB"
     checks_password: bool = True        # False: the password is a new one (signup), not checked
+    passless: str = ""                  # the summary in the help of a game without a pass, if other
 
     def usage_line(self, game: str | None = None) -> str:
         prefix = f"{game or 'GAME'} " if self.game else ""
