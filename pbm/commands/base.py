@@ -202,7 +202,7 @@ def require_active(board: Board) -> None:
 
 def describe_end(board: Board) -> str:
     """How a game ended, as the summary says it."""
-    why = wording.reason(board.reason or "")
+    why = wording.reason(board.reason or "", board.variant)
     if board.status == games.CANCELLED:
         return _("cancelled: {why}").format(why=why)
     if board.status == games.DECLINED:

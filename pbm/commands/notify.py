@@ -37,7 +37,7 @@ def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
 
 
 def _outcome(board: Board) -> str:
-    why = wording.reason(board.reason) if board.reason else ""
+    why = wording.reason(board.reason, board.variant) if board.reason else ""
     if board.status == games.FINISHED and board.winner:
         return (_("{user} won ({why})") if why else _("{user} won")).format(user=board.winner, why=why)
     if board.status == games.FINISHED:
@@ -78,7 +78,7 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
         elif board.offer == "undo":
             lines.append(_("{user} has asked to take back their last move.").format(user=board.offer_by))
         return lines
-    why = wording.reason(board.reason or "")
+    why = wording.reason(board.reason or "", board.variant)
     if board.status == games.CANCELLED:
         return [_("Game cancelled ({why}).").format(why=why)]
     if board.status == games.DECLINED:
