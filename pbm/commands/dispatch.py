@@ -55,9 +55,12 @@ def token_usage(ctx: Context) -> list[str]:
                 "resign | propose | accept | reject | undo"]
     game = board.replay()
     example = next_steps.example_move(board, game, user)[0]
-    forms = _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates")
+    forms = (_("Chinese notation") if i18n.notation().startswith("chinese") else _("Korean notation")
+             if i18n.notation() in next_steps.reader_styles(game.variant) else
+             _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates"))
+    ply = board.ply + (1 if board.to_move == user else 2)       # the number of the player's own next move
     lines = ["MOVE[#N]            " + _("(in {forms}, for example {example} or {numbered})").format(
-                 forms=forms, example=example, numbered=f"{example}#{board.ply + 1}"),
+                 forms=forms, example=example, numbered=f"{example}#{ply}"),
              "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
              "conditional         " + _("(your branches on the lines below it)"),
              "submit MOVE | confirm",
@@ -233,13 +236,9 @@ def _answers_a_note(incoming: Incoming) -> bool:
     return False
 
 
-def _holds_a_move(board: Board, words: list[str]) -> bool:
+def _any_move(game: rules.Game, words: list[str]) -> bool:
     """Whether any word reads as a move of the game (then the line is a move gone wrong, never
     chat: "apple7 h10g8" must not reach the opponent)."""
-    return _any_move(board.replay(), words)
-
-
-def _any_move(game: rules.Game, words: list[str]) -> bool:
     for word in words:
         try:
             game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
@@ -280,7 +279,7 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
                         + "\n" + "\n".join(f"    {req.mask(text)}" for text in shown) + "\n"
                         + _("Write your move alone on a line (for example {example}), or one of {words}; "
                             "a greeting or a comment may stand before or after it.").format(
-                            example=example, words="resign, propose, accept, reject, undo"))
+                            example=_(" or ").join(example), words="resign, propose, accept, reject, undo"))
 
 
 def _token_reply(ctx: Context) -> None:
@@ -343,13 +342,17 @@ def _token_reply(ctx: Context) -> None:
             raise CommandError(_("Your reply had no move in it: write the move (or resign, propose, "
                                  "accept, reject, undo) on the first line of your reply."))
         verb = words[0].lower()
-        if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
-            play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
+        game = board.replay()
+        if (_answers_a_note(incoming) and verb not in TOKEN_VERBS and not _any_move(game, words)
+                and not any(_reads_as_a_move(game, text.split()) for text in lines)):
+            # a reply to chat is chat, unless a line of it is an in-game word or a move by itself
+            # ("Hi Dave," then "setup left"): that acts as in a turn mail's answer (an early move
+            # is refused with the hint to queue it), never passed on as chat
+            play.say(ctx, board, user, ctx.publish("\n".join(lines)))
             return
-        if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
+        if verb not in TOKEN_VERBS and not (len(words) == 1 and _any_move(game, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
             # first line that reads as one, the other lines are the comment
-            game = board.replay()
             at = next((i for i, text in enumerate(lines) if _reads_as_a_move(game, text.split())), None)
             if at is None:
                 raise _nothing_to_play(ctx, req, board, user, lines or [line])
