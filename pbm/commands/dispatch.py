@@ -250,9 +250,12 @@ def _any_move(game: rules.Game, words: list[str]) -> bool:
 
 def _reads_as_a_move(game: rules.Game, words: list[str]) -> bool:
     """Whether a line of a reply is a move by itself: one word the game reads as a move or an
-    in-game word alone, or `move MOVE` / `queue MOVE`."""
-    if len(words) == 1:
-        return words[0].lower() in TOKEN_VERBS or _any_move(game, words)
+    in-game word alone, or `move MOVE` / `queue MOVE`, or `setup ARRANGEMENT` where the game has
+    setups."""
+    if len(words) < 2:
+        return bool(words) and (words[0].lower() in TOKEN_VERBS or _any_move(game, words))
+    if words[0].lower() == "setup":                     # `setup left swapped`
+        return bool(game.variant.arrangements)
     return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _any_move(game, words[1:])
 
 

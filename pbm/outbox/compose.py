@@ -58,11 +58,12 @@ def environment() -> jinja2.Environment:
 
 
 # A command a text quotes, from its first word to PASSWORD and the words standing for its arguments
-# (`xiangqi queue 101 bob PASSWORD MOVE`): one unbroken piece when the text is wrapped, so that it
+# (`xiangqi queue 101 bob PASSWORD MOVE`, `... PASSWORD [-params] h2e2`): one unbroken piece when the text is wrapped, so that it
 # can be copied whole.  It starts after anything that is not a word of a command (a colon, a comma,
 # a Chinese or Korean character), so prose never joins it.
 _COMMAND = re.compile(r"(?<![A-Za-z0-9_\[\]|=+#.-])(?:[A-Za-z0-9_\[\]|=+#.-]+ )+?PASSWORD"
-                      r"(?: (?:[A-Z][A-Z_]*\b(?:\[[^\]\s]*\])?|off|clear|\d+\b|\[[^\]\s]*\]))*")
+                      r"(?: (?:[A-Z][A-Z_]*\b(?:\[[^\]\s]*\])?|\[[^\]\s]*\]))*"
+                      r"(?: [^\s,;:!?()（）。，；：]+)?")
 _NO_BREAK = "\u00a0"
 
 
