@@ -22,6 +22,7 @@ from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
+from pbm.pictures.view import labels_for
 from rules.board_ascii import hand_lines
 
 
@@ -139,7 +140,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
         "switches": shown.variant.switches(),
         "hands": [wording.hand(line) for line in hand_lines(shown.position)],
-        "drawn": (shown, turned, prefs["board"], prefs["board_faces"]) if drawn else None,
+        "promotion_note": (_("In the picture a promoted piece has an inverted face and a + mark.")
+                           if shown.variant.promotion_zone else ""),
+        "drawn": (shown, turned, prefs["board"], prefs["board_faces"],
+                  labels_for(game.variant, style)) if drawn else None,
         "fen": fen,
         "analysis": link,
     }
@@ -152,10 +156,10 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     reader who wants no board."""
     if values["drawn"] is None:
         return "", ()
-    shown, turned, style, faces = values["drawn"]
+    shown, turned, style, faces, labels = values["drawn"]
     if style == "svg":
         return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
-    picture = Deferred(shown, turned=turned, faces=faces)     # drawn as the mail is sent
+    picture = Deferred(shown, turned=turned, faces=faces, labels=labels)     # drawn as the mail is sent
     content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
     html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
     return html, ((content_id, "image/png", picture.placeholder()),)
