@@ -174,10 +174,12 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
     ctx.db.execute("SAVEPOINT pbm_command")
     try:
         work()
+        ctx.settle()
         return None
     except CommandError as e:
         ctx.db.execute("ROLLBACK TO pbm_command")
         del ctx.out[mark:]
+        ctx.later.clear()
         ctx.published = published
         guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
         ctx.failures.clear()
