@@ -38,7 +38,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
     _start(config, args.command)
-    return args.run(config, args)
+    try:
+        return args.run(config, args)
+    except BrokenPipeError:
+        # whoever read the output stopped early (`pbm outbox show 3 | head`): stop quietly, as cat
+        # does; what is left unflushed goes nowhere (Python's documented way, signal.SIGPIPE's notes)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables

@@ -40,17 +40,20 @@ def _configuration(config: Config) -> Iterator[str]:
     # folder), so the data is not always where a first look expects it
     yield f"{NOTE}the data (database, secret, outbox) lives in {config.data_dir.resolve()}"
     if config.outbound.mode == "maildir":
-        yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; "
-               f"[outbound] mode = \"smtp\" and the relay's host send them")
+        yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; to "
+               f"send them, set [outbound] mode = \"smtp\" and the relay's host")
     if config.server.address.endswith("@localhost"):     # the default, with a file or without
-        yield (f"[server] address is {config.server.address}, which no player can write to: set "
-               f"the address players write to")
+        # a trial on one machine (the README's) is sound: nobody writes from elsewhere, and no
+        # reply leaves; once replies go out, players must be able to answer them
+        yield (("" if config.outbound.mode == "smtp" else NOTE)
+               + f"[server] address is {config.server.address}, which no player elsewhere can write "
+                 f"to: set the address players write to before replies go out")
 
 
 def _file_modes(config: Config) -> Iterator[str]:
     data = config.data_dir
     if not data.exists():
-        yield f"{data} does not exist yet: pbm creates it (0700) on first use"
+        yield f"{NOTE}{data} does not exist yet: pbm creates it (0700) on first use"
         return
     yield from _mode(data, 0o700, "chmod 700")
     for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm", "secret"):
@@ -74,7 +77,7 @@ def _database(config: Config) -> Iterator[str]:
     from pbm.model.schema import MIGRATIONS
     path = config.data_dir / "pbm.sqlite3"
     if not path.exists():
-        yield f"no database at {path} yet: pbm creates it on first use"
+        yield f"{NOTE}no database at {path} yet: pbm creates it on first use"
         return
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
