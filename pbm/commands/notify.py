@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import clocks, movelist, next_steps, notices, wording
+from pbm.commands import clocks, movelist, next_steps, notices, outages, wording
 from pbm.commands.base import Context
 from pbm.commands.next_steps import reader_styles
 from pbm.i18n import _
@@ -224,6 +224,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     if ended:
         notices.send(ctx, board, lambda: subject(board), root, attachments)
     notes = {user: list(lines) for user, lines in (notes or {}).items()}
+    headline = [*headline, *outages.told(ctx, board)]
     known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:

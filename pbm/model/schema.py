@@ -340,6 +340,34 @@ CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
 
+# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timeouts): the server's
+# heartbeats and the outages found between them, the credit each game got from one (told in its next
+# board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
+# most a tournament lets its entrants have.
+CLOCKS = """
+CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,              -- 'timers': the last timer run; 'digest': the last digest run
+    at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE outages (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,           -- the last heartbeat before the gap
+    ended_at TEXT NOT NULL              -- the first after it
+);
+
+CREATE TABLE outage_credits (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),     -- the player to move, whose clock ran
+    seconds REAL NOT NULL,              -- given back to them; deleted once told
+    outage_id INTEGER NOT NULL REFERENCES outages(id)
+);
+
+ALTER TABLE vacations ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0;  -- 1: a day autoleave spent
+CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
+ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
+"""
+
 
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
@@ -364,4 +392,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     _redact_at_rest,
     CORRESPONDENCE,
     TOURNAMENTS,
+    CLOCKS,
 ]
