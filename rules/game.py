@@ -178,9 +178,10 @@ class Game:
         """The pbmserv ASCII board; `turned`: from the second player's side."""
         return render(self.position, turned)
 
-    def board_svg(self, turned: bool = False) -> str:
-        """The board drawn (SVG), the last move marked; `turned`: from the second player's side."""
-        return board_svg.render(self.position, turned, self.moves[-1] if self.moves else "")
+    def board_svg(self, turned: bool = False, labels: str = "coordinates") -> str:
+        """The board drawn (SVG), the last move marked; `turned`: from the second player's side;
+        `labels`: its edges' (rules.board_svg.edge_labels)."""
+        return board_svg.render(self.position, turned, self.moves[-1] if self.moves else "", labels)
 
     def _legal_moves(self) -> list[Move]:
         if self._legal is None:

@@ -6,16 +6,19 @@ for every other reader.  Each label is cut out of the screenshot and matched aga
 any notation draws: the nearest must be the one the notation names."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 from support.postoffice import PostOffice, by_recipient
 from test_html_board import seen
 
 import rules
-from pbm.pictures.drawing import SCALE, edge_labels
+from pbm.pictures.drawing import SCALE
 from pbm.pictures.faces import font
 from pbm.pictures.view import labels_for
 from rules import board_svg
+from rules.board_svg import edge_labels
 from rules.notation_chinese import RED_FILES
 
 pytestmark = pytest.mark.slow      # a browser
@@ -103,3 +106,12 @@ def test_the_picture_cache_is_keyed_by_the_labels():
     assert keys["coordinates"] != keys["chinese"]
     assert view_of(game, turned=False, labels="chinese") != view_of(game, turned=False)
     assert labels_for(rules.get_variant("janggi"), "chinese") == "coordinates"    # Janggi has no Chinese
+
+
+def test_a_reader_of_svg_boards_gets_the_same_labels(post):
+    post.send("set dave Dave-Secret9 board=svg", sender="dave@example.org")
+    post.send("janggi challenge dave alice", sender="dave@example.org")
+    mail = move(post, "janggi", "dave", "02마83")["dave@example.org"]
+    html = mail.get_body(preferencelist=("html",)).get_content()
+    drawn = [label for label in re.findall(r"<text [^>]*>([^<]+)</text>", html)]
+    assert drawn[:2 * 9:2] == list("123456789") and "0" in drawn and "a" not in drawn

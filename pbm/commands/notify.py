@@ -158,7 +158,7 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
         return "", ()
     shown, turned, style, faces, labels = values["drawn"]
     if style == "svg":
-        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
+        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned, labels)), ()
     picture = Deferred(shown, turned=turned, faces=faces, labels=labels)     # drawn as the mail is sent
     content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
     html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))

@@ -41,7 +41,6 @@ from pbm.pictures.view import View
 from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
 from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
-from rules.notation_chinese import RED_FILES
 
 Image.preinit()     # Pillow's PNG writer loaded now, not at the first picture (see faces._FONT_DATA)
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
@@ -128,23 +127,6 @@ def _palette(v) -> Image.Image:
     return palette
 
 
-def edge_labels(v, turned: bool, labels: str) -> dict[str, list[str]]:
-    """The labels of the picture's edges, in drawing order (files left to right, ranks top to
-    bottom): "top", "bottom" (files), "side" (ranks, on both sides; none for Chinese notation, as
-    printed boards have none).  pbm.pictures.view.LABELS says what each kind is."""
-    files, ranks = drawn_files(v, turned), drawn_ranks(v, turned)
-    if labels == "chinese":
-        def named(f: int, side: int) -> str:   # Red's from its right in Chinese numerals, Black's digits
-            return RED_FILES[v.width - 1 - f] if side == 0 else str(f + 1)
-        near, far = (1, 0) if turned else (0, 1)
-        return {"top": [named(f, far) for f in files], "bottom": [named(f, near) for f in files], "side": []}
-    if labels == "korean":
-        numbers = [str(f + 1) for f in files]
-        return {"top": numbers, "bottom": numbers, "side": [str((v.height - r) % 10) for r in ranks]}
-    letters = [chr(ord("a") + f) for f in files]
-    return {"top": letters, "bottom": letters, "side": [str(r + 1) for r in ranks]}
-
-
 @functools.lru_cache(maxsize=32)
 def _background(v, turned: bool, labels: str) -> Image.Image:
     """The picture without pieces, marks or hands' pieces: the same for every position."""
@@ -158,7 +140,7 @@ def _background(v, turned: bool, labels: str) -> Image.Image:
         _lines(pen, v, turned, line)
     small = font(12 * SCALE)
     board_width, board_height = board_svg.size(v)
-    edges = edge_labels(v, turned, labels)
+    edges = board_svg.edge_labels(v, turned, labels)
     for column, (top, bottom) in enumerate(zip(edges["top"], edges["bottom"])):
         x, _ = board_svg.centre(v, column, 0)
         for y, text in ((board_svg.LABEL, top), (board_height - board_svg.LABEL, bottom)):
