@@ -55,6 +55,7 @@ def test_the_reply_error_shows_a_move_and_the_lines_it_read_indented(post):
     ("xiangqi replay 101 4 h3e3 h10g8", "xiangqi replay 101 4 h3e3 h10g8"),
     ("xiangqi preview 101 i1h1 马8进7", "xiangqi preview 101 i1h1 马8进7"),
     ("janggi setup 102 alice outer", "janggi setup 102 alice outer"),
+    ("janggi setup 102 alice ma-sang-ma-sang", "janggi setup 102 alice ma-sang-ma-sang"),
 ])
 def test_an_error_quote_masks_only_what_may_be_a_password(post, subject, quoted):
     post.send("xiangqi challenge alice bob", sender=ALICE)

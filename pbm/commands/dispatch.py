@@ -199,8 +199,11 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: registry.C
         subject = f"{ctx.config.server.name} error"
     if usage is None:
         usage = [command.usage_line(req.game)] if command else []
-    if req.game:  # the numbers of this game's existing boards are not secrets
+    if req.game:  # the numbers of this game's existing boards are not secrets, nor its setups' names
         req.safe.update(t for t in req.tokens if t.isdigit() and games.load(ctx.db, req.game, int(t)))
+        named = {w.lower() for a in rules.get_variant(req.game).arrangements
+                 for w in (a.key, a.hangul, a.romanized, a.letters, *a.aliases)}
+        req.safe.update(t for t in req.tokens if t.lower() in named)
     # nor are registered user ids (a password may not be its own user id) -- except in a signup,
     # whose every word may be the new password
     if command is None or command.checks_password:
