@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import clocks, movelist, next_steps, notices, outages, wording
+from pbm.commands import clocks, movelist, next_steps, notices, outages, ruling_words, wording
 from pbm.commands.base import Context
 from pbm.commands.next_steps import reader_styles
 from pbm.i18n import _
@@ -22,6 +22,7 @@ from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
+from pbm.pictures.strip import strip_png
 from pbm.pictures.view import labels_for
 from rules.board_ascii import hand_lines
 
@@ -129,11 +130,15 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
+    ruling = ruling_words.said(board, game, viewer) if upto is None else []
     return {
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
+        "ruling": ruling_words.wrapped(ruling),
+        "ruling_said": ruling,
+        "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
         "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
                           if upto is not None else ""),
         "moves": moves,
@@ -160,9 +165,18 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     if style == "svg":
         return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned, labels)), ()
     picture = Deferred(shown, turned=turned, faces=faces, labels=labels)     # drawn as the mail is sent
-    content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
-    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
-    return html, ((content_id, "image/png", picture.placeholder()),)
+    domain = ctx.config.server.address.rpartition('@')[2]
+    content_id = f"{picture.key}@{domain}"
+    related: tuple[tuple[str, str, bytes | str], ...] = ((content_id, "image/png", picture.placeholder()),)
+    cycle = ""
+    if values["cycle"]:                 # a ruling's cycle: drawn now, once per cycle and side
+        strip = strip_png(shown, *values["cycle"], turned=turned, faces=faces)
+        # four small boards still read when shrunk to a phone's width; more scroll at their size
+        cycle = strip.img(f"cid:{strip.key}@{domain}", shrink=values["cycle"][1] <= 4)
+        related += ((f"{strip.key}@{domain}", "image/png", strip.data),)
+    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"),
+                               cycle_picture=cycle)
+    return html, related
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
@@ -323,6 +337,8 @@ def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoi
     the game, as a board mail's answer does."""
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     player = user if user in board.players else None
+    if player:                          # their own page too, as safe there as their reply address
+        values = {**values, "page": page_link(ctx, board, player, accounts.token_epoch(ctx.db, player))}
     html, related = html_part(ctx, values)
     return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
                           related=related, root=thread(ctx, board),
@@ -354,13 +370,20 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
-                  footer=next_steps.footer(board, game, user, user in mail.observers))
+                  footer=next_steps.footer(board, game, user, user in mail.observers),
+                  page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))
     return compose.render("board.j2", **values), html_part(ctx, values)
 
 
 # Stands for an observer's user id in the one mail rendered for every observer who sees the same
 # view; a character no user id, move or template holds.
 _OBSERVER = "\ufffcobserver\ufffc"
+_OBSERVER_PAGE = "\ufffcpage\ufffc"      # and for the link to their own page of the game
+
+
+def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
+    """`user`'s own link to the game's web page (pbm.web), "" without `[web]`."""
+    return tokens.page_url(ctx.config.web.base_url, ctx.config.secret, board.variant, board.number, user, epoch)
 
 
 def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
@@ -376,4 +399,6 @@ def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMai
                                                            observers=[_OBSERVER]),
                            _OBSERVER, who, attached)
     body, (html, related) = views[key]
-    return body.replace(_OBSERVER, user), (html.replace(_OBSERVER, user), related)
+    page = page_link(ctx, board, user, who.token_epoch)
+    return (body.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user),
+            (html.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user), related))

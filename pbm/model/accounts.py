@@ -45,6 +45,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     conditional submit confirm notify replay
     tournament tournaments
     limit
+    ruling appeal dismiss
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 

@@ -368,6 +368,21 @@ CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
 ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
 """
 
+# 10: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# adjudicates the game again or dismisses it.
+APPEALS = """
+CREATE TABLE appeals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    text TEXT NOT NULL,                 -- the player's words (the mail's body), passwords masked
+    at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'dismissed', 'decided')),
+    arbiter TEXT REFERENCES users(id),  -- who closed it
+    closed_at TEXT,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+"""
+
 
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
@@ -393,4 +408,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     CORRESPONDENCE,
     TOURNAMENTS,
     CLOCKS,
+    APPEALS,
 ]
