@@ -82,6 +82,13 @@ def _main(argv: list[str], early: object) -> int:
             raise
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL
+    except BrokenPipeError:
+        if args.command == "deliver":   # its exit status is the MTA's verdict (main: 75)
+            raise
+        # whoever read the output stopped early (`pbm outbox show 3 | head`): stop quietly, as cat
+        # does; what is left unflushed goes nowhere (Python's documented way, signal.SIGPIPE's notes)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables

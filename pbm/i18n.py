@@ -191,21 +191,26 @@ def ljust(text: str, columns: int) -> str:
 _HAN = "\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff01-\uff60"
 _OPENING = "（「『“‘《〈【("
 _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
-_TOKENS = re.compile(rf"\s+|[{_OPENING}]*[^\s{_HAN}]+[{_CLOSING}]*|[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
+# A no-break space joins two words into one (a command: pbm.outbox.compose); it is kept, and the
+# caller turns it back into a space.
+_TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
+                     rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
 
 def wrap(text: str, columns: int) -> list[str]:
-    """`text` in lines of at most `columns` display columns (a word longer than that keeps its line)."""
+    """`text` in lines of at most `columns` display columns (a word longer than that keeps its line);
+    an indented line's continuation keeps its indent."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        line, glue = "", ""
-        for token in _TOKENS.findall(paragraph):
+        indent = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]   # a quoted line keeps it
+        line, glue = indent, ""
+        for token in _TOKENS.findall(paragraph[len(indent):]):
             if token.isspace():
-                glue = " " if line else ""
+                glue = " " if line.strip() else ""
                 continue
-            if line and width(line + glue + token) > columns:
+            if line.strip() and width(line + glue + token) > columns:
                 lines.append(line)
-                line = token
+                line = indent + token
             else:
                 line += glue + token
             glue = ""

@@ -15,6 +15,7 @@ from html import escape
 
 from rules.board_ascii import drawn_files, drawn_ranks
 from rules.notation import parse_square
+from rules.notation_chinese import RED_FILES
 from rules.position import Position
 
 STEP = 40                               # between two points (or the side of a square)
@@ -46,10 +47,11 @@ def last_move_squares(v, last_move: str) -> list[int]:
     return [parse_square(v, name) for name in _SQUARE.findall(last_move.lower())[-2:]]
 
 
-def render(pos: Position, turned: bool = False, last_move: str = "") -> str:
+def render(pos: Position, turned: bool = False, last_move: str = "", labels: str = "coordinates") -> str:
+    """The board of `pos` in SVG, `last_move` marked, its edges labelled as `edge_labels` says."""
     v = pos.t.variant
     column, row = _layout(v, turned)
-    out = [_background(v, turned)]
+    out = [_background(v, turned, labels)]
     for sq in last_move_squares(v, last_move):
         x, y = centre(v, column[sq % v.width], row[sq // v.width])
         h = STEP / 2 - 1
@@ -72,8 +74,27 @@ def _layout(v, turned: bool) -> tuple[dict[int, int], dict[int, int]]:
             {r: i for i, r in enumerate(drawn_ranks(v, turned))})
 
 
+def edge_labels(v, turned: bool, labels: str = "coordinates") -> dict[str, list[str]]:
+    """The labels of the board's edges in drawing order (files left to right, ranks top to bottom):
+    "top", "bottom" (files) and "side" (ranks, on both sides).  `labels`: "coordinates" (a...i,
+    1...10); "chinese", as a printed Xiangqi board (Red's files 九...一 from its right in Chinese
+    numerals, Black's 1...9 from its right, each under its own side; no rank numbers); "korean", as
+    Korean notation counts (files 1...9 from Cho's left, rows 1...9 and 0 from Han's edge)."""
+    files, ranks = drawn_files(v, turned), drawn_ranks(v, turned)
+    if labels == "chinese":
+        def named(f: int, side: int) -> str:
+            return RED_FILES[v.width - 1 - f] if side == 0 else str(f + 1)
+        near, far = (1, 0) if turned else (0, 1)
+        return {"top": [named(f, far) for f in files], "bottom": [named(f, near) for f in files], "side": []}
+    if labels == "korean":
+        numbers = [str(f + 1) for f in files]
+        return {"top": numbers, "bottom": numbers, "side": [str((v.height - r) % 10) for r in ranks]}
+    letters = [chr(ord("a") + f) for f in files]
+    return {"top": letters, "bottom": letters, "side": [str(r + 1) for r in ranks]}
+
+
 @lru_cache(maxsize=None)
-def _background(v, turned: bool) -> str:
+def _background(v, turned: bool, labels: str = "coordinates") -> str:
     """The picture without pieces -- the same for every position of a game -- open for them."""
     width, height = size(v)
     column, row = _layout(v, turned)
@@ -85,14 +106,13 @@ def _background(v, turned: bool) -> str:
     out += _squares(v) if v.board_style == "squares" else _lines(v, column, row)
     out.append(f'</g><g font-family="sans-serif" font-size="12" fill="{LINE}" text-anchor="middle" '
                f'dominant-baseline="central">')
-    for f, i in column.items():
+    edges = edge_labels(v, turned, labels)
+    for i, (top, bottom) in enumerate(zip(edges["top"], edges["bottom"])):
         x, _ = centre(v, i, 0)
-        for y in (LABEL, height - LABEL):
-            out.append(_label(x, y, chr(ord("a") + f)))
-    for r, i in row.items():
+        out += [_label(x, LABEL, top), _label(x, height - LABEL, bottom)]
+    for i, text in enumerate(edges["side"]):
         _, y = centre(v, 0, i)
-        for x in (LABEL, width - LABEL):
-            out.append(_label(x, y, str(r + 1)))
+        out += [_label(LABEL, y, text), _label(width - LABEL, y, text)]
     out.append("</g>")
     out.append(_discs(v))               # the pieces' group stays open for `render`
     return "\n".join(out)

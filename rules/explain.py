@@ -2,7 +2,7 @@
 king left in check, the kings facing), then what the piece could do instead."""
 from __future__ import annotations
 
-from rules import notation
+from rules import named, notation
 from rules.explain_hand import piece_on, why_not_hand
 from rules.position import Move, Position
 from rules.said import said
@@ -15,14 +15,13 @@ def why_not(pos: Position, legal: list[Move], move: Move) -> str:
         return reason
     fr, to = move[0], move[1]
     code = pos.board[fr]
-    name = notation.square_name
     if fr == to:
         if not v.passing or fr != pos.kings[pos.side]:
             return (said("a piece must move to another point; to pass, write pass") if v.passing
                     else said("a piece must move to another point"))
         return said("you may not pass while your king is in check")
     if not code:
-        return said("there is no piece on {square}", square=name(v, fr))
+        return said("there is no piece on {square}", square=named.point(pos, fr))
     if code & 1 != pos.side:
         return said("{piece} is {owner}'s and it is {mover}'s move", piece=piece_on(pos, fr),
                     owner=said(v.side_names[code & 1]), mover=said(v.side_names[pos.side]))
@@ -30,11 +29,11 @@ def why_not(pos: Position, legal: list[Move], move: Move) -> str:
     # In board order (a1, a2, ..., a10, b1, ...), not text order, so h10 comes after h9.
     dests = sorted({m[1] for m in legal if m[0] == fr and m[1] != fr},
                    key=lambda sq: (sq % v.width, sq // v.width))
-    legal_here = [name(v, sq) for sq in dests]
-    options = (said("{piece} can go to {points}", piece=piece_on(pos, fr), points=", ".join(legal_here))
-               if legal_here else said("{piece} has no legal move", piece=piece_on(pos, fr)))
+    options = (said("{piece} can go to {points}", piece=piece_on(pos, fr),
+                    points=named.destinations(pos, fr, dests))
+               if dests else said("{piece} has no legal move", piece=piece_on(pos, fr)))
     if target and target & 1 == pos.side:
-        reason = said("{square} holds your own {piece}", square=name(v, to),
+        reason = said("{square} holds your own {piece}", square=named.point(pos, to),
                       piece=said(pos.t.piece_type(target).name))
     elif move in pos.pseudo_moves():
         reason = ((said("it would leave the kings facing each other on an open file")
@@ -63,7 +62,7 @@ def _walk(pos: Position, fr: int, blocks: tuple[int, int], to: int) -> str:
     return "-".join(notation.square_name(pos.t.variant, sq) for sq in points)
 
 def _first_piece(pos: Position, blocks: tuple[int, int]) -> str:
-    return notation.square_name(pos.t.variant, next(b for b in blocks if pos.board[b]))
+    return named.point(pos, next(b for b in blocks if pos.board[b]))
 
 def _blocked(pos: Position, move: Move) -> str | None:
     """If the piece's pattern reaches `to` but something is in the way, say what."""
@@ -78,10 +77,10 @@ def _blocked(pos: Position, move: Move) -> str | None:
         if len(blocked) == 1:
             return said("{piece} is blocked at {square}", piece=piece_on(pos, fr),
                         square=_first_piece(pos, walks[0]))
-        points = sorted({_first_piece(pos, alt) for alt in walks})
+        points = named.points(pos, sorted({next(b for b in alt if pos.board[b]) for alt in walks}))
         return said("{piece} is blocked: its walks to {square} ({walks}) all pass an occupied point "
-                    "({points})", piece=piece_on(pos, fr), square=notation.square_name(v, to),
-                    walks=", ".join(blocked), points=", ".join(points))
+                    "({points})", piece=piece_on(pos, fr), square=named.point(pos, to),
+                    walks=", ".join(blocked), points=points)
     for dest, moves, captures, strict, alts in t.screen_leaps[code][fr]:  # walking cannons
         if dest != to or not (captures if target else moves):
             continue
@@ -90,7 +89,7 @@ def _blocked(pos: Position, move: Move) -> str | None:
         counts = [sum(1 for b in alt if pos.board[b]) for alt in alts]
         if 1 not in counts:
             walked = ", ".join(f"{_walk(pos, fr, alt, to)} passes {n}" for alt, n in zip(alts, counts))
-            values = {"piece": piece_on(pos, fr), "square": notation.square_name(v, to), "walked": walked}
+            values = {"piece": piece_on(pos, fr), "square": named.point(pos, to), "walked": walked}
             return (said("{piece} moves and captures only by walking over exactly one piece, and no "
                          "walk to {square} does ({walked})", **values) if moves else
                     said("{piece} captures only by walking over exactly one piece, and no walk to "
@@ -101,7 +100,7 @@ def _blocked(pos: Position, move: Move) -> str | None:
             between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
             if between:
                 return said("{piece} is blocked at {square}", piece=piece_on(pos, fr),
-                            square=notation.square_name(v, between[0]))
+                            square=named.point(pos, between[0]))
     for ray, strict in t.hop_rays[code][fr]:  # Janggi cannon (strict), Gi-Qi -koreancannons
         if to in ray:
             between = [sq for sq in ray[:ray.index(to)] if pos.board[sq]]
@@ -110,7 +109,7 @@ def _blocked(pos: Position, move: Move) -> str | None:
             if len(between) != 1:
                 return said("{piece} moves and captures only by jumping exactly one piece, and there "
                             "are {n} between it and {square}", piece=piece_on(pos, fr), n=len(between),
-                            square=notation.square_name(v, to))
+                            square=named.point(pos, to))
             if strict and pos.board[between[0]] in t.cannon_codes:
                 return said("{piece} cannot jump over a cannon", piece=piece_on(pos, fr))
     for ray in t.cannon_rays[code][fr]:
@@ -119,6 +118,6 @@ def _blocked(pos: Position, move: Move) -> str | None:
             if pos.board[to]:
                 return said("{piece} captures only by jumping exactly one piece, and there are {n} "
                             "between it and {square}", piece=piece_on(pos, fr), n=between,
-                            square=notation.square_name(v, to))
+                            square=named.point(pos, to))
             return said("{piece} can jump only to capture", piece=piece_on(pos, fr))
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import notation
+from rules import named, notation
 from rules.patterns import Leap
 from rules.position import Move, Position
 from rules.said import said
@@ -13,10 +13,7 @@ from rules.tables import _leap_targets, _rays
 
 
 def piece_on(pos: Position, sq: int) -> str:
-    code = pos.board[sq]
-    # the piece's side goes with its name: a language may name one side's piece otherwise (卒, 병)
-    return said("the {piece} on {square}", piece=said(pos.t.piece_type(code).name, side=code & 1),
-                square=notation.square_name(pos.t.variant, sq))
+    return named.piece(pos, sq)
 
 
 def why_not_hand(pos: Position, legal: list[Move], move: Move) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rules import board_svg, explain, notation, notation_styles
+from rules import board_svg, explain, named, notation, notation_styles
 from rules.board_ascii import render
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.fen import format_fen, parse_fen
@@ -20,6 +20,9 @@ from rules.variant import Arrangement, choose_arrangement
 from rules.variants import get_variant
 
 RESULT_WIN = ("1-0", "0-1")
+# A repetition warning (`warnings`); a server says it as a sentence of its own, so it is no catalog
+# message here (pbm.commands.wording.warning).
+REPEATING = "repeating {move} again would lose by {why}"
 DRAW = "1/2-1/2"
 
 
@@ -175,9 +178,10 @@ class Game:
         """The pbmserv ASCII board; `turned`: from the second player's side."""
         return render(self.position, turned)
 
-    def board_svg(self, turned: bool = False) -> str:
-        """The board drawn (SVG), the last move marked; `turned`: from the second player's side."""
-        return board_svg.render(self.position, turned, self.moves[-1] if self.moves else "")
+    def board_svg(self, turned: bool = False, labels: str = "coordinates") -> str:
+        """The board drawn (SVG), the last move marked; `turned`: from the second player's side;
+        `labels`: its edges' (rules.board_svg.edge_labels)."""
+        return board_svg.render(self.position, turned, self.moves[-1] if self.moves else "", labels)
 
     def _legal_moves(self) -> list[Move]:
         if self._legal is None:
@@ -312,8 +316,12 @@ class Game:
         verdict, cycle = repeated
         if verdict.loser is None:
             return []
-        its_next = self.moves[self.ply - cycle + (verdict.loser != self.position.side)]
-        return [("wb"[verdict.loser], f"repeating {its_next} again would lose by {verdict.reason}")]
+        back = cycle - (verdict.loser != self.position.side)      # plies since the move not to repeat
+        undone = [self.position.pop() for _ in range(back)]
+        its_next = named.move(self.position, undone[-1])
+        for move in reversed(undone):
+            self.position.push(move)
+        return [("wb"[verdict.loser], said(REPEATING, move=its_next, why=verdict.reason))]
 
     def _pass_warning(self) -> list[tuple[str, str]]:
         """The side to move is told when a pass would end the game (after a pass, or bikjang), and

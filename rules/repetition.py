@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.notation import square_name
+from rules import named
 from rules.position import Move, Position
+from rules.said import said
 from rules.tables import Tables
 
 ALLOWED, CHASE, CHECK = 0, 1, 2
@@ -130,8 +131,7 @@ class Referee:
         if classes[loser] == CHECK:
             return Verdict(loser, "perpetual check")
         victim = min(chased[loser])  # one piece chased throughout; the lowest point if several
-        name = self.t.piece_type(pos.board[victim]).name
-        return Verdict(loser, f"perpetual chase of the {name} on {square_name(self.t.variant, victim)}")
+        return Verdict(loser, said("perpetual chase of {piece}", piece=named.piece(pos, victim)))
 
     def _classify(self, pos: Position, plies: int) -> tuple[list[int], list[set[int]]]:
         """Each side's class over the window, and the points where the pieces it chased on every one of

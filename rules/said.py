@@ -2,7 +2,10 @@
 language: `said("{piece} is blocked at {square}", piece=..., square=...)` is the English text (a
 str), and keeps its template and values.  The rules core stays free of catalogs and I/O: the
 templates are collected by the catalog tools under this function's name, and a server translates
-the template and, in turn, each value that is itself `Said` (pbm.commands.wording.said_in)."""
+the template and, in turn, each value that is itself `Said` (pbm.commands.wording.said_in).
+
+A point or move of a board is said in coordinates, with its `names` in the notations a reader may
+choose (rules.named): a server says it in the reader's notation where it has a name there."""
 from __future__ import annotations
 
 
@@ -11,6 +14,7 @@ class Said(str):
 
     template: str
     values: dict[str, object]
+    names: dict[str, str] = {}      # notation style -> this text in it (rules.named)
 
 
 def said(template: str, /, **values: object) -> Said:
@@ -18,6 +22,14 @@ def said(template: str, /, **values: object) -> Said:
     text = Said(template.format(**values) if values else template)
     text.template, text.values = template, values
     return text
+
+
+def named(text: str, names: dict[str, str]) -> Said:
+    """`text` (a said text, or plain coordinates such as `b1`), with its name in each notation of
+    `names` (style -> name)."""
+    said_text = text if isinstance(text, Said) else said(text)
+    said_text.names = names
+    return said_text
 
 
 def N_(template: str) -> str:

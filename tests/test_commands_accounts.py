@@ -56,14 +56,15 @@ def test_signup_twice_is_refused_without_quoting_the_password(post):
     post.signup("alice")
     [error] = post.send("signup alice Sw0rdfish", sender="other@example.org")
     assert "The user id alice is already taken" in flat(error)
-    # a mistaken signup never quotes its arguments: the "user id" may be a password in the wrong place
-    assert "signup ******** ********" in flat(error)
+    # a mistaken signup never quotes a word that may be a password in the wrong place: the "user
+    # id" alice may not, being shorter than any password
+    assert "signup alice ********" in flat(error)
 
 
 def test_a_password_starting_with_a_dash_is_refused(post):
     # "-secret" reads as a parameter, so the command lacks its password; nothing may be quoted back
     [error] = post.send("signup alice -Sw0rdfish")
-    assert "Sw0rdfish" not in text(error) and "signup ******** ********" in flat(error)
+    assert "Sw0rdfish" not in text(error) and "signup alice ********" in flat(error)
 
 
 def test_change_password(post):
@@ -112,7 +113,7 @@ def test_wrong_password_and_unknown_user_mask_every_unchecked_word(post):
     # user id and password swapped: the "user id" is the password, so it must not be quoted
     [error] = post.send(f"xiangqi move {board} Sw0rdfish alice h3e3")
     assert "The user id in your command is not registered here" in flat(error)
-    assert f"xiangqi move {board} ******** ******** ********" in flat(error)   # alice stood where
+    assert f"xiangqi move {board} ******** ******** h3e3" in flat(error)   # alice stood where
     # the password goes, so it is masked by value; password and move swapped
     [error] = post.send(f"xiangqi move {board} alice h3e3 Sw0rdfish")
     assert "Invalid password for alice" in flat(error)
@@ -122,8 +123,11 @@ def test_wrong_password_and_unknown_user_mask_every_unchecked_word(post):
     assert f"xiangqi move {board} alice ********" in flat(error)
     # an unknown verb
     [error] = post.send(f"xiangqi mvoe2 {board} alice Sw0rdfish h3e3")
-    assert "is not one (did you mean move?)" in flat(error)     # a wrong verb may be a password:
-    assert f"xiangqi ******** {board} alice ******** ********" in flat(error)   # never quoted
+    assert "is not one (did you mean move?)" in flat(error)
+    # the typo is quoted as written, too short to be a password; an unchecked longer word is not
+    assert f"xiangqi mvoe2 {board} alice ******** h3e3" in flat(error)
+    [error] = post.send(f"xiangqi Sw0rdfish {board} alice h3e3")
+    assert f"xiangqi ******** {board} alice h3e3" in flat(error)
 
 
 def test_help_pages(post):
@@ -162,9 +166,11 @@ def test_list_and_unknown_commands(post):
     assert "xiangqi      Xiangqi      0 running games" in text(page)
     [error] = post.send("hello there")
     assert error["Subject"] == "pbm test error"
-    # the unknown word is not quoted (it may be a password sent alone)
+    # an unknown word is quoted only if it is too short to be a password sent alone
     assert "The first word is neither a command nor a game's name." in flat(error)
-    assert "hello" not in flat(error)
+    assert "hello there" in flat(error)
+    [error] = post.send("Sw0rdfish there")
+    assert "Sw0rdfish" not in flat(error) and "******** there" in flat(error)
     [error] = post.send("move 101 alice x h3e3")
     assert "Game commands start with the game's name, for example \"xiangqi move ...\"" in flat(error)
     [error] = post.send("janggi help")
@@ -216,9 +222,9 @@ def test_no_unchecked_word_is_quoted_back(post):
     board = int(turn["Subject"].split()[3])
     cases = {
         f"xiangqi show {board} Sw0rdfish": f"xiangqi show {board} ********",
-        "xiangqi move 999 alice 31415926": "xiangqi move ******** alice ********",
+        "xiangqi move 999 alice 31415926": "xiangqi move 999 alice ********",
         "Sw0rdfish": "Your command\n\n    ********\n",
-        "signup John Smith Secret99": "signup ******** ******** ********",
+        "signup John Smith Secret99": "signup John ******** ********",
     }
     for subject, quoted in cases.items():
         [error] = post.send(subject)

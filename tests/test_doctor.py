@@ -74,17 +74,26 @@ def test_an_lmtp_path_that_is_not_a_socket(pbm_env):
 
 def test_the_verdict_on_the_default_address_is_the_same_with_a_file_or_without(tmp_path, monkeypatch):
     """Each line reads "name: verdict"; no LMTP socket is said to be unused, not "ok"; the default
-    pbm@localhost is a problem whether it comes from the built-in defaults or from a file."""
+    pbm@localhost is a note while replies stay in the Maildir (README's trial: exit 0) and a problem
+    once they go out by SMTP, whether it comes from the built-in defaults or from a file."""
     monkeypatch.chdir(tmp_path)
     config_file = tmp_path / "pbm.toml"
     config_file.write_text("[storage]\nbusy_timeout = 5\n")
+    sending = tmp_path / "sending.toml"
+    sending.write_text("[outbound]\nmode = \"smtp\"\nhost = \"127.0.0.1\"\nport = 9\n")
     for config in (load_config(None), load_config(config_file)):
         lines: list[str] = []
-        assert checks.run(config, lines.append) is False
+        assert checks.run(config, lines.append) is True
         said = "\n".join(lines)
-        assert "configuration: " in said and "[server] address is pbm@localhost, which no player" in said
+        assert "note: [server] address is pbm@localhost, which no player elsewhere can write to" in said
+        assert "to send them, set [outbound] mode = \"smtp\" and the relay's host" in said
+        assert "everything looks right" in said
         assert f"the data (database, secret, outbox) lives in {tmp_path / 'var'}" in said
         assert "lmtp:          note: not used (no [lmtp] socket" in said
+    lines = []
+    assert checks.run(load_config(sending), lines.append) is False
+    assert "configuration: " in lines[0] and any(
+        line.strip().startswith("[server] address is pbm@localhost, which no player") for line in lines)
 
 
 def test_what_the_mta_s_user_cannot_read_or_create_is_named(open_pbm_env):

@@ -72,3 +72,24 @@ def test_a_reinstall_under_a_running_server_does_not_break_it(pbm_env, tmp_path)
     replies = server.command("alice@example.org", "xiangqi challenge alice bob", 2)
     assert "Xiangqi" in replies["bob@example.org"]["Subject"]
     assert server.process.poll() is None, server.log()
+
+
+def test_the_package_builds_without_warnings_and_ships_its_data(tmp_path):
+    """`pip install .` builds a wheel: setuptools has no warning (a folder of data inside pbm that is
+    not declared a package warned six times), and the catalogs, the font and the templates ship."""
+    import sys
+    import zipfile
+    source = _source_copy(tmp_path / "src")
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w",
+                             str(tmp_path / "wheel"), str(source)],
+                            capture_output=True, text=True, timeout=600, env=CLEAN)
+    if result.returncode and "Could not find a version" in result.stderr + result.stdout:
+        pytest.skip(f"no package index to fetch the build backend from: {result.stderr[-300:]}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = result.stdout + result.stderr
+    assert "Warning" not in said and "absent from the" not in said, said
+    [wheel] = (tmp_path / "wheel").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"pbm/locale/ko/LC_MESSAGES/pbm.mo", "pbm/locale/zh_Hant/LC_MESSAGES/pbm.mo",
+            "pbm/pictures/fonts/pbm-board-glyphs.otf", "mail_templates/welcome.j2"} <= names
+    assert not any("__pycache__" in name or name.startswith("tests/") for name in names)

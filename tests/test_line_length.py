@@ -46,7 +46,8 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     for user in ("alice", "bob", "carol", "root"):
         post.send(f"set {user} {PASSWORDS[user]} lang={lang} notation={LANGUAGES[lang]}",
                   sender=f"{user}@example.org")
-    mails = post.send("help") + post.send("help multiple") + post.send("help reply") + \
+    mails = post.send(f"signup dave Dav3-Secret lang={lang}", sender="dave@example.org")   # the welcome
+    mails += post.send("help") + post.send("help multiple") + post.send("help reply") + \
         post.send("help move") + post.send("list") + post.send("nonsense words")
     for number, game in enumerate(catalogue.served(), start=101):
         first, second = OPENINGS[game]

@@ -235,3 +235,15 @@ def test_a_tournament_with_a_clock_starts_its_games_with_the_bank_running(post):
     mails = post.tick(5)                    # black's three days and the increment ran out long ago
     assert any(f"Board {board} over: {white} won" in m["Subject"] for m in mails)
     assert pairings(post)[0][3] == "1-0"
+
+
+def test_a_rounds_last_game_is_mailed_over_before_the_next_round_starts(post):
+    entered(post, "--system=roundrobin")
+    cmd(post, "alice", "xiangqi tournament start cup alice PW")
+    [(_, white, black, _, board)] = [row for row in pairings(post) if row[0] == 1 and row[4]]
+    cmd(post, white, f"xiangqi move {board} {white} PW h3e3")
+    mails = cmd(post, black, f"xiangqi resign {board} {black} PW")
+    subjects = [str(mail["Subject"]) for mail in mails]
+    over = [i for i, s in enumerate(subjects) if s.startswith(f"Xiangqi Board {board} over:")]
+    started = [i for i, s in enumerate(subjects) if s.startswith("New Xiangqi Board")]
+    assert over and started and max(over) < min(started), subjects

@@ -51,6 +51,17 @@ class Context:
     challenges: int = 0                 # challenges this mail made or tried past the limit
     from_own: bool | None = None        # whether the sender is an address of the user a password
                                         # was given for (None: no password checked)
+    later: list[Callable[[], None]] = field(default_factory=list)   # `after`
+
+    def after(self, work: Callable[[], None]) -> None:
+        """Do `work` once what is being done now has written its mails (`settle`): a tournament
+        game's end is mailed before the round it completes starts the next one."""
+        self.later.append(work)
+
+    def settle(self) -> None:
+        """Do what was put off with `after`, in order."""
+        while self.later:
+            self.later.pop(0)()
 
     def answer(self, subject: str, template: str, /, **values: object) -> None:
         """Mail a rendered template back to the sender."""
@@ -215,7 +226,7 @@ def require_active(board: Board) -> None:
 
 def describe_end(board: Board) -> str:
     """How a game ended, as the summary says it."""
-    why = wording.reason(board.reason or "")
+    why = wording.reason(board.reason or "", board.variant)
     if board.status == games.CANCELLED:
         return _("cancelled: {why}").format(why=why)
     if board.status == games.DECLINED:

@@ -56,9 +56,12 @@ def token_usage(ctx: Context) -> list[str]:
                 "resign | propose | accept | reject | undo"]
     game = board.replay()
     example = next_steps.example_move(board, game, user)[0]
-    forms = _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates")
+    forms = (_("Chinese notation") if i18n.notation().startswith("chinese") else _("Korean notation")
+             if i18n.notation() in next_steps.reader_styles(game.variant) else
+             _("coordinates or WXF") if game.variant.notation == "wxf" else _("coordinates"))
+    ply = board.ply + (1 if board.to_move == user else 2)       # the number of the player's own next move
     lines = ["MOVE[#N]            " + _("(in {forms}, for example {example} or {numbered})").format(
-                 forms=forms, example=example, numbered=f"{example}#{board.ply + 1}"),
+                 forms=forms, example=example, numbered=f"{example}#{ply}"),
              "queue MOVE          " + _("(a premove; queue clear empties the queue)"),
              "conditional         " + _("(your branches on the lines below it)"),
              "submit MOVE | confirm",
@@ -178,10 +181,12 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
     ctx.db.execute("SAVEPOINT pbm_command")
     try:
         work()
+        ctx.settle()
         return None
     except CommandError as e:
         ctx.db.execute("ROLLBACK TO pbm_command")
         del ctx.out[mark:]
+        ctx.later.clear()
         ctx.published = published
         guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
         ctx.failures.clear()
@@ -204,8 +209,11 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: registry.C
         subject = f"{ctx.config.server.name} error"
     if usage is None:
         usage = [command.usage_line(req.game)] if command else []
-    if req.game:  # the numbers of this game's existing boards are not secrets
+    if req.game:  # the numbers of this game's existing boards are not secrets, nor its setups' names
         req.safe.update(t for t in req.tokens if t.isdigit() and games.load(ctx.db, req.game, int(t)))
+        named = {w.lower() for a in rules.get_variant(req.game).arrangements
+                 for w in (a.key, a.hangul, a.romanized, a.letters, *a.aliases)}
+        req.safe.update(t for t in req.tokens if t.lower() in named)
     # nor are registered user ids (a password may not be its own user id) -- except in a signup,
     # whose every word may be the new password
     if command is None or command.checks_password:
@@ -246,13 +254,9 @@ def _answers_a_note(incoming: Incoming) -> bool:
     return False
 
 
-def _holds_a_move(board: Board, words: list[str]) -> bool:
+def _any_move(game: rules.Game, words: list[str]) -> bool:
     """Whether any word reads as a move of the game (then the line is a move gone wrong, never
     chat: "apple7 h10g8" must not reach the opponent)."""
-    return _any_move(board.replay(), words)
-
-
-def _any_move(game: rules.Game, words: list[str]) -> bool:
     for word in words:
         try:
             game.check_notation(word.partition("#")[0])     # h1g3#3: the move numbered
@@ -264,9 +268,12 @@ def _any_move(game: rules.Game, words: list[str]) -> bool:
 
 def _reads_as_a_move(game: rules.Game, words: list[str]) -> bool:
     """Whether a line of a reply is a move by itself: one word the game reads as a move or an
-    in-game word alone, or `move MOVE` / `queue MOVE`."""
-    if len(words) == 1:
-        return words[0].lower() in TOKEN_VERBS or _any_move(game, words)
+    in-game word alone, or `move MOVE` / `queue MOVE`, or `setup ARRANGEMENT` where the game has
+    setups."""
+    if len(words) < 2:
+        return bool(words) and (words[0].lower() in TOKEN_VERBS or _any_move(game, words))
+    if words[0].lower() == "setup":                     # `setup left swapped`
+        return bool(game.variant.arrangements)
     return len(words) == 2 and words[0].lower() in TOKEN_VERBS and _any_move(game, words[1:])
 
 
@@ -293,7 +300,7 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
                         + "\n" + "\n".join(f"    {req.mask(text)}" for text in shown) + "\n"
                         + _("Write your move alone on a line (for example {example}), or one of {words}; "
                             "a greeting or a comment may stand before or after it.").format(
-                            example=example, words="resign, propose, accept, reject, undo"))
+                            example=_(" or ").join(example), words="resign, propose, accept, reject, undo"))
 
 
 def _token_reply(ctx: Context) -> None:
@@ -356,13 +363,17 @@ def _token_reply(ctx: Context) -> None:
             raise CommandError(_("Your reply had no move in it: write the move (or resign, propose, "
                                  "accept, reject, undo) on the first line of your reply."))
         verb = words[0].lower()
-        if _answers_a_note(incoming) and verb not in TOKEN_VERBS and not _holds_a_move(board, words):
-            play.say(ctx, board, user, ctx.publish("\n".join(lines)))   # a reply to chat is chat
+        game = board.replay()
+        if (_answers_a_note(incoming) and verb not in TOKEN_VERBS and not _any_move(game, words)
+                and not any(_reads_as_a_move(game, text.split()) for text in lines)):
+            # a reply to chat is chat, unless a line of it is an in-game word or a move by itself
+            # ("Hi Dave," then "setup left"): that acts as in a turn mail's answer (an early move
+            # is refused with the hint to queue it), never passed on as chat
+            play.say(ctx, board, user, ctx.publish("\n".join(lines)))
             return
-        if verb not in TOKEN_VERBS and not (len(words) == 1 and _holds_a_move(board, words)):
+        if verb not in TOKEN_VERBS and not (len(words) == 1 and _any_move(game, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
             # first line that reads as one, the other lines are the comment
-            game = board.replay()
             at = next((i for i, text in enumerate(lines) if _reads_as_a_move(game, text.split())), None)
             if at is None:
                 raise _nothing_to_play(ctx, req, board, user, lines or [line])

@@ -20,8 +20,8 @@ def reader_styles(variant: rules.Variant) -> tuple[str, ...]:
 
 def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
     """A move `user` could make now (or, when it is not their turn, in this position if it were),
-    as the game writes moves: coordinates, and WXF too where the game uses it, or the reader's
-    own notation.  An example in a mail should be a move of the reader's own side, not Red's
+    as the game writes moves: coordinates, and WXF too where the game uses it; for a reader of
+    another notation (Chinese, Korean) in that notation alone.  An example in a mail should be a move of the reader's own side, not Red's
     opening."""
     probe = game
     side = board.turn_of(user)
@@ -41,7 +41,7 @@ def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
     move = moves[len(moves) // 2]
     if i18n.notation() in reader_styles(game.variant):
         parsed = notation.parse_move(probe.position, move)
-        return [move, notation_styles.write(probe.position, parsed, i18n.notation())]
+        return [notation_styles.write(probe.position, parsed, i18n.notation())]
     return [move, probe.describe(move)] if game.variant.notation == "wxf" else [move]
 
 

@@ -23,6 +23,7 @@ from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
 from pbm.pictures.strip import strip_png
+from pbm.pictures.view import labels_for
 from rules.board_ascii import hand_lines
 
 
@@ -38,7 +39,7 @@ def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
 
 
 def _outcome(board: Board) -> str:
-    why = wording.reason(board.reason) if board.reason else ""
+    why = wording.reason(board.reason, board.variant) if board.reason else ""
     if board.status == games.FINISHED and board.winner:
         return (_("{user} won ({why})") if why else _("{user} won")).format(user=board.winner, why=why)
     if board.status == games.FINISHED:
@@ -79,7 +80,7 @@ def status_lines(board: Board, game: rules.Game) -> list[str]:
         elif board.offer == "undo":
             lines.append(_("{user} has asked to take back their last move.").format(user=board.offer_by))
         return lines
-    why = wording.reason(board.reason or "")
+    why = wording.reason(board.reason or "", board.variant)
     if board.status == games.CANCELLED:
         return [_("Game cancelled ({why}).").format(why=why)]
     if board.status == games.DECLINED:
@@ -146,7 +147,10 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
         "switches": shown.variant.switches(),
         "hands": [wording.hand(line) for line in hand_lines(shown.position)],
-        "drawn": (shown, turned, prefs["board"], prefs["board_faces"]) if drawn else None,
+        "promotion_note": (_("In the picture a promoted piece has an inverted face and a + mark.")
+                           if shown.variant.promotion_zone else ""),
+        "drawn": (shown, turned, prefs["board"], prefs["board_faces"],
+                  labels_for(game.variant, style)) if drawn else None,
         "fen": fen,
         "analysis": link,
     }
@@ -159,10 +163,10 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     reader who wants no board."""
     if values["drawn"] is None:
         return "", ()
-    shown, turned, style, faces = values["drawn"]
+    shown, turned, style, faces, labels = values["drawn"]
     if style == "svg":
-        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
-    picture = Deferred(shown, turned=turned, faces=faces)     # drawn as the mail is sent
+        return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned, labels)), ()
+    picture = Deferred(shown, turned=turned, faces=faces, labels=labels)     # drawn as the mail is sent
     domain = ctx.config.server.address.rpartition('@')[2]
     content_id = f"{picture.key}@{domain}"
     related: tuple[tuple[str, str, bytes | str], ...] = ((content_id, "image/png", picture.placeholder()),)

@@ -6,14 +6,18 @@ case-insensitive (the handlers lower-case them), passwords and FENs are not (kep
 
 A Request also knows how to quote itself back without the password: positions that hold a password
 are masked by value, and until the password has been checked, every word that is not known to be
-harmless (verbs, game names, existing board numbers, registered user ids, colours) is masked too -- a
-player who swapped two words, or added a password to a command that takes none, must not get the
-password back in the error that tells them so.
+harmless (verbs, game names, existing board numbers, registered user ids, colours) and is long
+enough to be a password is masked too -- a player who swapped two words, or added a password to a
+command that takes none, must not get the password back in the error that tells them so; but a
+shorter word (a typo of a verb, a number, a move, an arrangement) is never a password, and is
+quoted as written.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from pbm.model.accounts import MIN_PASSWORD
 
 MASK = "********"
 MAX_MULTIPLE = 50       # commands in one `multiple` mail
@@ -56,7 +60,8 @@ class Request:
     def _quote_token(self, token: str) -> str:
         if token in self.secrets:
             return MASK
-        if self.trusted or token in self.safe or token.lower() in SAFE_WORDS or token == "**":
+        if (self.trusted or token in self.safe or token.lower() in SAFE_WORDS or token == "**"
+                or len(token) < MIN_PASSWORD):
             return self.mask(token)
         return MASK
 

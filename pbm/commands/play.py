@@ -108,7 +108,7 @@ def opening(variant: str, params: dict) -> tuple[rules.Game, dict, str | None, b
     if game.result != "*":
         raise CommandError(_("That position is already decided ({result}, {why}); start from a position "
                              "where the game is still open.").format(result=game.result,
-                                                                     why=wording.reason(game.reason or "")))
+                                                                     why=wording.reason(game.reason or "", variant)))
     return game, params, fen, unrated is not False, own_setup
 
 
@@ -172,10 +172,13 @@ def act(ctx: Context, board: Board, user: str, text: str) -> None:
 def play(ctx: Context, board: Board, user: str, text: str) -> None:
     move_text, sep, number = text.partition("#")
     if board.to_move != user:
+        # answered as it was sent: a reply to a game mail queues with a reply's word
+        replied = ctx.incoming is not None and ctx.incoming.token is not None
         raise CommandError(_("It is not your move on {title} Board {number}: it is {user}'s turn. "
                              "To have a move played as soon as it is your turn, queue it: {command}")
                            .format(title=board.title, number=board.number, user=board.to_move,
-                                   command=f"{board.variant} queue {board.number} {user} PASSWORD MOVE"))
+                                   command=f"queue {move_text}" if replied else
+                                   f"{board.variant} queue {board.number} {user} PASSWORD {move_text}"))
     if sep and (not number.isdigit() or int(number) != board.ply + 1):
         raise CommandError(_("Your move {move} was received as move #{number}, but the next move on "
                              "{title} Board {board} is #{next}: the game is not where you thought. "

@@ -264,12 +264,13 @@ def tried(board: Board, game: rules.Game, moves: list[str], what: str) -> tuple[
             raise CommandError((_("Move {i} of the {what} (after {moves}): {why}") if played else
                                 _("Move {i} of the {what}: {why}")).format(
                 i=i, what=what, moves=" ".join(played), why=wording.refusal(e))) from None
-        played.append(notify.played(game.moves[-1], game.notation[-1]))
+        played.append(notify.played(game.moves[-1], game.notation[-1], notify.last_move_names(game)))
     if game.result != "*":
         winner = {"1-0": "w", "0-1": "b"}.get(game.result)
         outcome = (_("the game would be won by {user} ({why})") if winner
                    else _("the game would be drawn ({why})")).format(
-            user=board.player_of(winner) if winner else "", why=wording.reason(game.reason or ""))
+            user=board.player_of(winner) if winner else "",
+            why=wording.reason(game.reason or "", board.variant))
     else:
         mover = board.player_of(game.turn)
         outcome = (_("it would be {user}'s turn, and {user} would be in check") if game.in_check()

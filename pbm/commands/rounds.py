@@ -40,7 +40,8 @@ def game_ended(ctx: Context, board: Board) -> None:
         return
     t, row_id, white, _black = found
     tournaments.set_result(ctx.db, row_id, result_of(board, white))
-    advance(ctx, t)
+    # the next round (or the end) once this game's own end is mailed: its players read that first
+    ctx.after(lambda: advance(ctx, tournaments.by_id(ctx.db, t.id)))
 
 
 turns.ENDED.append(game_ended)

@@ -43,6 +43,7 @@ def mails(db: Database, config: Config, now: datetime) -> list[Outgoing]:
     """What the timers due at `now` have to say, without queueing it."""
     ctx = Context(db, config, None, now)
     run(ctx)
+    ctx.settle()
     return ctx.out
 
 

@@ -13,7 +13,9 @@ from collections.abc import Callable
 import rules
 from pbm import i18n
 from pbm.i18n import N_, _
-from rules.said import Said
+from rules import named
+from rules.game import REPEATING
+from rules.said import Said, said
 from rules.variant import Arrangement
 
 # Names that come from data (rules.variant, catalogue), marked here for the catalogs.
@@ -90,9 +92,19 @@ def _count(text: str) -> str:
     return _COUNT.sub(lambda m: f"{name(m[1])} {m[2]} - {name(m[3])} {m[4]}", text)
 
 
-def _chase(m: re.Match) -> str:
-    return _("perpetual chase of the {piece} on {square} by {side}").format(
-        side=name(m["side"]), piece=name(m["piece"]), square=m["square"])
+_CHASE = re.compile(r"perpetual chase of the (?P<piece>[\w ]+) on (?P<square>\w+) by (?P<side>\w+)$")
+
+
+def _chase(m: re.Match, variant: str | None) -> str:
+    """`perpetual chase of the cannon on b7 by Red`, the chased piece named in the reader's notation
+    where the game is known (Red's chase is of Black's piece)."""
+    piece = said("the {piece} on {square}", piece=said(m["piece"]), square=m["square"])
+    if variant:
+        v = rules.get_variant(variant)
+        if m["side"] in v.side_names and any(p.name == m["piece"] for p in v.pieces):
+            owner = v.side_names[1 - v.side_names.index(m["side"])]
+            piece = named.piece_of_record(v, m["square"], m["piece"], owner)
+    return _("perpetual chase of {piece} by {side}").format(side=name(m["side"]), piece=said_in(piece))
 
 
 # stored reason -> its words in the reader's language
@@ -109,7 +121,6 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
      lambda m: _("neither side can capture the other's king")),
     (r"perpetual check by (?P<side>\w+)", lambda m: _("perpetual check by {side}").format(
         side=name(m["side"]))),
-    (r"perpetual chase of the (?P<piece>[\w ]+) on (?P<square>\w+) by (?P<side>\w+)", _chase),
     (r"(?P<n>\d+) plies without capture", lambda m: _("{n} plies without capture").format(n=m["n"])),
     (r"(?P<why>.+): drawn on points, (?P<count>.+)", lambda m: _(
         "{why}: drawn on points, {count}").format(why=reason(m["why"]), count=_count(m["count"]))),
@@ -140,8 +151,11 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
 ]]
 
 
-def reason(text: str) -> str:
-    """How a game ended (`board.reason`, `game.reason`), in the reader's language."""
+def reason(text: str, variant: str | None = None) -> str:
+    """How a game ended (`board.reason`, `game.reason`), in the reader's language, and the points
+    it names in the reader's notation where the game (`variant`) is known."""
+    if found := _CHASE.match(text):
+        return _chase(found, variant)
     for pattern, words in _REASONS:
         if found := pattern.match(text):
             return words(found)
@@ -149,8 +163,6 @@ def reason(text: str) -> str:
 
 
 _WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
-    (r"repeating (?P<move>\S+) again would lose by (?P<why>.+)", lambda m: _(
-        "Repeating {move} again would lose by {why}.").format(move=m["move"], why=_repeated(m["why"]))),
     (r"(?P<why>.+): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
         "{why}: passing now ends the game, as {outcome}.").format(why=_why_pass(m["why"]),
                                                                  outcome=_pass_outcome(m["outcome"]))),
@@ -158,12 +170,7 @@ _WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p +
 
 
 def _repeated(why: str) -> str:
-    if why == "perpetual check":
-        return _("perpetual check")
-    if found := re.fullmatch(r"perpetual chase of the (?P<piece>[\w ]+) on (?P<square>\w+)", why):
-        return _("perpetual chase of the {piece} on {square}").format(piece=name(found["piece"]),
-                                                                       square=found["square"])
-    return why
+    return _("perpetual check") if why == "perpetual check" else said_in(why)
 
 
 def _why_pass(why: str) -> str:
@@ -186,7 +193,11 @@ def _pass_outcome(outcome: str) -> str:
 
 
 def warning(text: str) -> str:
-    """A warning of the rules core (`game.warnings`) as a sentence in the reader's language."""
+    """A warning of the rules core (`game.warnings`) as a sentence in the reader's language, its
+    move in the reader's notation."""
+    if isinstance(text, Said) and text.template == REPEATING:
+        return _("Repeating {move} again would lose by {why}.").format(
+            move=said_in(text.values["move"]), why=_repeated(text.values["why"]))
     for pattern, words in _WARNINGS:
         if found := pattern.match(text):
             return words(found)
@@ -195,9 +206,12 @@ def warning(text: str) -> str:
 
 def said_in(text: object) -> str:
     """A text of the rules core (rules.said: a refusal, its piece and side names) in the reader's
-    language, each of its values in turn; any other text as it is."""
+    language, each of its values in turn, and its points and moves in the reader's notation
+    (rules.named); any other text as it is."""
     if not isinstance(text, Said):
         return str(text)
+    if (known := text.names.get(i18n.notation())) is not None:
+        return known
     side = text.values.get("side")
     if isinstance(side, int) and "{" not in text.template:
         # a piece of one side: a translation naming both sides' pieces (兵/卒, 졸/병) names the

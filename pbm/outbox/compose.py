@@ -8,6 +8,7 @@ for the HTML templates (*.html.j2): the mails are plain text, with an HTML part 
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -56,13 +57,27 @@ def environment() -> jinja2.Environment:
     return env
 
 
+# A command a text quotes, from its first word to PASSWORD and the words standing for its arguments
+# (`xiangqi queue 101 bob PASSWORD MOVE`, `... PASSWORD [-params] h2e2`): one unbroken piece when the text is wrapped, so that it
+# can be copied whole.  It starts after anything that is not a word of a command (a colon, a comma,
+# a Chinese or Korean character), so prose never joins it.
+_COMMAND = re.compile(r"(?<![A-Za-z0-9_\[\]|=+#.-])(?:[A-Za-z0-9_\[\]|=+#.-]+ )+?PASSWORD"
+                      r"(?: (?:[A-Z][A-Z_]*\b(?:\[[^\]\s]*\])?|\[[^\]\s]*\]))*"
+                      r"(?: [^\s,;:!?()（）。，；：]+)?")
+_NO_BREAK = "\u00a0"
+
+
 @jinja2.pass_environment
 def _wordwrap(env: jinja2.Environment, s: str, width: int = 79, break_long_words: bool = True,
               wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:
-    """Jinja2's wordwrap, counting display columns (pbm.i18n.wrap) in text with Chinese or Korean."""
+    """Jinja2's wordwrap, counting display columns (pbm.i18n.wrap) in text with Chinese or Korean,
+    and never inside a quoted command."""
+    s = _COMMAND.sub(lambda m: m[0].replace(" ", _NO_BREAK) if len(m[0]) < width else m[0], str(s))
     if i18n.width(s) == len(s):
-        return do_wordwrap(env, s, width, break_long_words, wrapstring, break_on_hyphens)
-    return (wrapstring or env.newline_sequence).join(i18n.wrap(s, width))
+        wrapped = do_wordwrap(env, s, width, break_long_words, wrapstring, break_on_hyphens)
+    else:
+        wrapped = (wrapstring or env.newline_sequence).join(i18n.wrap(s, width))
+    return wrapped.replace(_NO_BREAK, " ")
 
 
 LINE = 78                               # the longest line of a mail (RFC 5322's recommendation)

@@ -38,12 +38,12 @@ BLANK = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQV
 class Deferred:
     """What a board mail shows, to be drawn when it is sent: its size and key are known now."""
 
-    def __init__(self, game: rules.Game, *, turned: bool, faces: str = "hanja"):
+    def __init__(self, game: rules.Game, *, turned: bool, faces: str = "hanja", labels: str = "coordinates"):
         # a setup choice (Janggi's cho=, han=) only arranges the start, which the FEN already holds
         params = {k: v for k, v in game.params.items() if k not in {s.lower() for s in game.side_names}}
         self.spec = json.dumps({"v": game.variant.name, "p": params, "f": game.fen(),
                                 "m": game.moves[-1] if game.moves else "",
-                                "x": game.reason == "checkmate", "t": turned, "c": faces},
+                                "x": game.reason == "checkmate", "t": turned, "c": faces, "l": labels},
                                sort_keys=True, separators=(",", ":"))
         self.width, self.height = size(game.variant)
         self.alt = game.fen()
@@ -122,7 +122,7 @@ def _drawn(token: bytes) -> bytes:
         spec = json.loads(base64.urlsafe_b64decode(token))
         game = rules.Game.new(spec["v"], spec["p"] or None, spec["f"])
         return cached_draw(view_from(game, last=spec["m"], mated=spec["x"], turned=spec["t"],
-                                     faces=spec["c"])).data
+                                     faces=spec["c"], labels=spec.get("l", "coordinates"))).data
     except Exception:                   # the mail goes without its picture rather than not at all
         log.exception("a board picture could not be drawn; the mail goes with a blank one")
         return BLANK

@@ -6,7 +6,7 @@ Marks (docs/board-picture.md shows them):
 - a king in check: a red ring around its disc, a thin gap of wood between them;
 - a mated king: the red ring and a red badge with a white cross at its upper right;
 - Gi-Qi-Game: a promoted piece has an inverted face (a disc of its side's colour, the letter in the
-  face's cream); the river rank's strong squares are deep blue with `*`, the weak ones pale blue with
+  face's cream) and a + mark at its upper left; the river rank's strong squares are deep blue with `*`, the weak ones pale blue with
   `~`, as the ASCII board writes them; both hands stand under the board, the far player's first,
   one disc per kind held, with a count badge where more than one is held;
 - a game played with a switch (Padwar qi -korean, Gi-Qi-Game -nodrops ...) is named with it in a
@@ -85,15 +85,18 @@ def hand_sides(turned: bool) -> tuple[int, int]:
 def render(view: View) -> tuple[bytes, int, int]:
     """The PNG of `view`, and its width and height."""
     v = view.variant
-    image = _background(v, view.turned).copy()
+    image = _background(v, view.turned, view.labels).copy()
     for sq in view.last:
         sprites.last_move().paste(image, point(v, view.turned, sq))
     if view.king >= 0:
         sprites.check_ring().paste(image, point(v, view.turned, view.king))
     for sq, code in enumerate(view.board):
         if code:
-            _piece(v, view.tables.piece_type(code), code & 1, view.faces, RADIUS).paste(
-                image, point(v, view.turned, sq))
+            piece, (x, y) = view.tables.piece_type(code), point(v, view.turned, sq)
+            _piece(v, piece, code & 1, view.faces, RADIUS).paste(image, (x, y))
+            if piece.letter.startswith("+"):
+                sprites.promotion_mark(v.colours[code & 1]).paste(
+                    image, (x - BADGE_AT * RADIUS, y - BADGE_AT * RADIUS))
     if view.mated:
         x, y = point(v, view.turned, view.king)
         sprites.mate_badge().paste(image, (x + BADGE_AT * RADIUS, y - BADGE_AT * RADIUS))
@@ -124,8 +127,8 @@ def _palette(v) -> Image.Image:
     return palette
 
 
-@functools.lru_cache(maxsize=16)
-def _background(v, turned: bool) -> Image.Image:
+@functools.lru_cache(maxsize=32)
+def _background(v, turned: bool, labels: str) -> Image.Image:
     """The picture without pieces, marks or hands' pieces: the same for every position."""
     width, height = size(v)
     image = Image.new("RGB", (width * SCALE, height * SCALE), BOARD)
@@ -135,16 +138,17 @@ def _background(v, turned: bool) -> Image.Image:
         _squares(pen, v, turned, line)
     else:
         _lines(pen, v, turned, line)
-    labels = font(12 * SCALE)
+    small = font(12 * SCALE)
     board_width, board_height = board_svg.size(v)
-    for column, f in enumerate(drawn_files(v, turned)):
+    edges = board_svg.edge_labels(v, turned, labels)
+    for column, (top, bottom) in enumerate(zip(edges["top"], edges["bottom"])):
         x, _ = board_svg.centre(v, column, 0)
-        for y in (board_svg.LABEL, board_height - board_svg.LABEL):
-            pen.text(_scaled((x, y)), chr(ord("a") + f), font=labels, fill=LINE, anchor="mm")
-    for row, r in enumerate(drawn_ranks(v, turned)):
+        for y, text in ((board_svg.LABEL, top), (board_height - board_svg.LABEL, bottom)):
+            pen.text(_scaled((x, y)), text, font=small, fill=LINE, anchor="mm")
+    for row, text in enumerate(edges["side"]):
         _, y = board_svg.centre(v, 0, row)
         for x in (board_svg.LABEL, board_width - board_svg.LABEL):
-            pen.text(_scaled((x, y)), str(r + 1), font=labels, fill=LINE, anchor="mm")
+            pen.text(_scaled((x, y)), text, font=small, fill=LINE, anchor="mm")
     if v.drops:
         for row, side in enumerate(hand_sides(turned)):
             _, y = hand_point(v, row, 0)

@@ -14,6 +14,7 @@ from importlib import resources
 
 from PIL import ImageFont
 
+from rules.notation_chinese import RED_FILES
 from rules.variant import PieceType
 from rules.variants import get_variant, variant_names
 
@@ -30,8 +31,9 @@ def face(piece: PieceType, side: int, faces: str = "hanja") -> tuple[str, bool]:
 
 
 def characters() -> str:
-    """Every character a picture may draw, sorted: the pieces' faces in both choices, and ASCII."""
-    drawn = set(ASCII)
+    """Every character a picture may draw, sorted: the pieces' faces in both choices, ASCII, and
+    the Chinese numerals of Red's files (the labels for a reader of Chinese notation)."""
+    drawn = set(ASCII) | set(RED_FILES)
     for name in variant_names():
         for piece in get_variant(name).pieces:
             for faces in FACES:

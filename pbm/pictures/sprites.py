@@ -23,6 +23,7 @@ CHECK_INNER, CHECK_OUTER = RADIUS + 2, RADIUS + 5   # these radii, a gap of wood
 MATE = "#c8001e"                        # the badge of a mated king: its colour, radius, and
 BADGE, BADGE_AT = 9, 0.8                # its centre's offset right and up, in radii of a piece
 COUNT = 7                               # the radius of a hand's count badge
+PROMOTED = 7                            # the radius of a promoted piece's + mark (at BADGE_AT, upper left)
 
 
 class Sprite:
@@ -56,6 +57,19 @@ def piece(colour: str, text: str, points: float, promoted: bool, radius: int) ->
         circle(pen, c, c, r - 2.2 * SCALE, outline=ink, width=max(1, round(0.8 * SCALE)))
         pen.text((c, c), text, font=font(round(points * SCALE)), fill=ink, anchor="mm")
     return Sprite(radius + 2, draw)
+
+
+@functools.lru_cache(maxsize=4)
+def promotion_mark(colour: str) -> Sprite:
+    """A promoted piece's mark, pasted over its upper left: a + in its side's `colour` on a small
+    disc of the face's cream, as the ASCII board writes a + after the letter."""
+    def draw(pen: ImageDraw.ImageDraw, c: int) -> None:
+        r = PROMOTED * SCALE
+        circle(pen, c, c, r, fill=PIECE, outline=colour, width=round(1.2 * SCALE))
+        arm, width = 0.55 * r, round(1.8 * SCALE)
+        pen.line(((c - arm, c), (c + arm, c)), fill=colour, width=width)
+        pen.line(((c, c - arm), (c, c + arm)), fill=colour, width=width)
+    return Sprite(PROMOTED + 1, draw)
 
 
 @functools.lru_cache(maxsize=1)

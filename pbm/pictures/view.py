@@ -15,6 +15,17 @@ from rules.board_svg import last_move_squares
 from rules.tables import Tables
 from rules.variant import Variant
 
+# How a picture's edges are labelled: coordinates (a...i, 1...10), or as a reader of Chinese notation
+# reads a printed Xiangqi board (Red's files 九...一 under it, Black's 1...9 over it), or a reader of
+# Korean notation a Janggi board (files 1...9 from Cho's left, rows 1...9, 0 from Han's edge).
+LABELS = {"coordinates": "coordinates", "chinese": "chinese", "chinese-traditional": "chinese",
+          "korean": "korean"}
+
+
+def labels_for(variant: Variant, notation: str) -> str:
+    """The labels a reader of `notation` (a preference) sees on a picture of `variant`."""
+    return LABELS.get(notation, "coordinates") if notation in variant.notations else "coordinates"
+
 
 @dataclass(frozen=True)
 class View:
@@ -25,30 +36,34 @@ class View:
     mated: bool
     turned: bool                        # drawn from the second player's side
     faces: str                          # "hanja" or "hangul" (Janggi); "hanja" for the other games
+    labels: str                         # the edges' labels: LABELS, in the reader's notation
     tables: Tables = field(compare=False)
     board: tuple[int, ...] = field(compare=False)          # piece codes by point
     hands: tuple[tuple[int, ...], ...] = field(compare=False, default=())  # [side][piece type]
 
 
-def view_of(game: rules.Game, *, turned: bool, faces: str = "hanja") -> View:
+def view_of(game: rules.Game, *, turned: bool, faces: str = "hanja", labels: str = "coordinates") -> View:
     """The picture `game` shows now to a reader on the first player's side (`turned`: the second's),
     with Janggi's pieces in `faces`.  A checkmate is "checkmate" in `game.reason`: the side to move
     is the mated one, as it is the one in check."""
     return view_from(game, last=game.moves[-1] if game.moves else "",
-                     mated=game.reason == "checkmate", turned=turned, faces=faces)
+                     mated=game.reason == "checkmate", turned=turned, faces=faces, labels=labels)
 
 
-def view_from(game: rules.Game, *, last: str, mated: bool, turned: bool, faces: str) -> View:
+def view_from(game: rules.Game, *, last: str, mated: bool, turned: bool, faces: str,
+              labels: str = "coordinates") -> View:
     """The picture of `game`'s position with `last` (a move in coordinates, "" for none) marked and,
     if `mated`, its side to move mated: what a game rebuilt from a FEN cannot say of itself."""
     if faces not in FACES:
         raise ValueError(f"faces is one of {', '.join(FACES)}, not {faces!r}")
+    if labels not in LABELS.values():
+        raise ValueError(f"labels is one of {', '.join(sorted(set(LABELS.values())))}, not {labels!r}")
     v, pos = game.variant, game.position
     if not any(piece.hangul for piece in v.pieces):
         faces = "hanja"                 # the same picture either way: one cache entry
     king = pos.kings[pos.side] if mated or game.in_check() else -1
     hands = getattr(pos, "hands", None) if v.drops else None
     return View(variant=v, fen=game.fen(), last=tuple(last_move_squares(v, last)),
-                king=king, mated=mated, turned=turned, faces=faces, tables=game.tables,
+                king=king, mated=mated, turned=turned, faces=faces, labels=labels, tables=game.tables,
                 board=tuple(pos.board[:game.tables.n]),
                 hands=tuple(tuple(hand) for hand in hands) if hands is not None else ())

@@ -93,11 +93,14 @@ def _configuration(config: Config, user: User) -> Iterator[str]:
     # folder), so the data is not always where a first look expects it
     yield f"{NOTE}the data (database, secret, outbox) lives in {config.data_dir.resolve()}"
     if config.outbound.mode == "maildir":
-        yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; "
-               f"[outbound] mode = \"smtp\" and the relay's host send them")
+        yield (f"{NOTE}replies go into the Maildir {config.outbox_maildir}, not to the players; to "
+               f"send them, set [outbound] mode = \"smtp\" and the relay's host")
     if config.server.address.endswith("@localhost"):     # the default, with a file or without
-        yield (f"[server] address is {config.server.address}, which no player can write to: set "
-               f"the address players write to")
+        # a trial on one machine (the README's) is sound: nobody writes from elsewhere, and no
+        # reply leaves; once replies go out, players must be able to answer them
+        yield (("" if config.outbound.mode == "smtp" else NOTE)
+               + f"[server] address is {config.server.address}, which no player elsewhere can write "
+                 f"to: set the address players write to before replies go out")
 
 
 def _file_modes(config: Config, user: User) -> Iterator[str]:
