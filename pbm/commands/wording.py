@@ -13,7 +13,7 @@ from collections.abc import Callable
 import rules
 from pbm import i18n
 from pbm.i18n import N_, _
-from rules import named
+from rules.named import piece_of_record
 from rules.game import REPEATING
 from rules.said import Said, said
 from rules.variant import Arrangement
@@ -103,7 +103,7 @@ def _chase(m: re.Match, variant: str | None) -> str:
         v = rules.get_variant(variant)
         if m["side"] in v.side_names and any(p.name == m["piece"] for p in v.pieces):
             owner = v.side_names[1 - v.side_names.index(m["side"])]
-            piece = named.piece_of_record(v, m["square"], m["piece"], owner)
+            piece = piece_of_record(v, m["square"], m["piece"], owner)
     return _("perpetual chase of {piece} by {side}").format(side=name(m["side"]), piece=said_in(piece))
 
 
