@@ -58,12 +58,9 @@ class StorageSection:
     litestream_config: str = ""         # Litestream's configuration file: `pbm doctor` reports the lag
 
 
-@dataclass(frozen=True)
-class SmtpSection:
-    listen: str = "127.0.0.1:2525"
-    max_message_size: int = 25 * 1024 * 1024
-    hostname: str = ""                  # name in the SMTP greeting; "" = the machine's name
-    processes: int = 0                  # SMTP processes besides the main one; 0 = it speaks SMTP
+class _Listening:
+    """A section whose `listen` is HOST:PORT."""
+    listen: str
 
     @property
     def host(self) -> str:
@@ -72,6 +69,14 @@ class SmtpSection:
     @property
     def port(self) -> int:
         return _split_listen(self.listen)[1]
+
+
+@dataclass(frozen=True)
+class SmtpSection(_Listening):
+    listen: str = "127.0.0.1:2525"
+    max_message_size: int = 25 * 1024 * 1024
+    hostname: str = ""                  # name in the SMTP greeting; "" = the machine's name
+    processes: int = 0                  # SMTP processes besides the main one; 0 = it speaks SMTP
 
 
 @dataclass(frozen=True)
@@ -131,17 +136,9 @@ class ImapSection:
 
 
 @dataclass(frozen=True)
-class WebSection:
+class WebSection(_Listening):
     listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
     base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
-
-    @property
-    def host(self) -> str:
-        return _split_listen(self.listen)[0]
-
-    @property
-    def port(self) -> int:
-        return _split_listen(self.listen)[1]
 
 
 SECTIONS: dict[str, type] = {

@@ -15,13 +15,13 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from imapclient import RECENT, IMAPClient
+from support.processes import greets, wait_until
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 DOVECOT = shutil.which("dovecot", path=SBIN)
@@ -173,19 +173,11 @@ class _Server:
                                         stderr=subprocess.PIPE)
 
     def wait_until_serving(self) -> None:
-        deadline = time.monotonic() + STARTUP_DEADLINE
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"dovecot exited with status {self.process.returncode}:\n{self.output()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
-                    if sock.recv(64).startswith(b"* OK"):
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"dovecot did not answer on port {self.port}:\n{self.output()}")
-            time.sleep(0.05)
+        wait_until(lambda: self.process.poll() is not None or greets(self.port, b"* OK"), STARTUP_DEADLINE)
+        if self.process.poll() is not None:
+            pytest.fail(f"dovecot exited with status {self.process.returncode}:\n{self.output()}")
+        if not greets(self.port, b"* OK"):
+            pytest.fail(f"dovecot did not answer on port {self.port}:\n{self.output()}")
 
     def output(self) -> str:
         """What Dovecot said: its stderr once it has exited, and its log file."""

@@ -24,6 +24,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from support.processes import greets, wait_until
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 POSTFIX = shutil.which("postfix", path=SBIN)
@@ -132,17 +133,8 @@ class Postfix:
         self.map("vmailbox", {f"{name}@{PLAYERS_DOMAIN}": f"{name}/" for name in local_parts})
 
     def _wait_listening(self) -> None:
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
-                    if sock.recv(64).startswith(b"220"):
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"postfix did not answer on port {self.port}:\n{self.log()}")
-            time.sleep(0.1)
+        if not wait_until(lambda: greets(self.port, b"220"), WAIT):
+            pytest.fail(f"postfix did not answer on port {self.port}:\n{self.log()}")
 
     def send(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> str:
         """Submit over SMTP to Postfix's smtpd; the queue id it gave the message."""

@@ -87,6 +87,15 @@ def wait_until(condition, timeout: float = 30) -> bool:
     return True
 
 
+def greets(port: int, banner: bytes) -> bool:
+    """Whether a server on 127.0.0.1:`port` answers a connection with `banner` first."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+            return sock.recv(64).startswith(banner)
+    except OSError:
+        return False
+
+
 class PbmServer:
     """A running `pbm serve` subprocess; its log is in `log_path`."""
 
