@@ -3,13 +3,13 @@
 Plain records in (`Entrant`, `Game`), plain records out (`Pairing`, `Standing`, text, HTML); no
 database, no mail, no clock, and the same input always gives the same answer, so the caller can
 ask again whenever a game ends.  Systems: "roundrobin" (single or double, Berger tables),
-"swiss" (Dutch principles) and "knockout" (seeded bracket, drawn games replayed).
+"swiss" (FIDE's Dutch system) and "knockout" (seeded bracket, drawn games replayed).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pbm.tournaments import knockout, roundrobin, swiss
+from pbm.tournaments import dutch, knockout, roundrobin
 from pbm.tournaments.model import (
     SYSTEMS,
     Entrant,
@@ -40,14 +40,16 @@ def rounds_needed(system: str, n_entrants: int, rounds_requested: int | None = N
 
 
 def pair_round(system: str, entrants: list[Entrant], games: list[Game], round_no: int, *,
-               double: bool = False, withdrawn: Iterable[str] = frozenset()) -> list[Pairing]:
+               double: bool = False, withdrawn: Iterable[str] = frozenset(),
+               rounds: int | None = None) -> list[Pairing]:
     """The pairings of round `round_no` (1-based), given every game so far.  Swiss and knockout
     rounds need the rounds before them decided; a knockout's replays come from
     `knockout.replays` or `knockout.next_pairings`.  A pairing with a player in `withdrawn` is a
-    forfeit (its `result` set); the Swiss pairer leaves them out instead."""
+    forfeit (its `result` set); the Swiss pairer leaves them out instead.  `rounds`: how many the
+    tournament has (the Swiss pairer's last round has topscorers)."""
     check_system(system)
     if system == "roundrobin":
         return roundrobin.pair(entrants, round_no, double, withdrawn)
     if system == "swiss":
-        return swiss.pair(entrants, games, round_no, withdrawn)
+        return dutch.pair(entrants, games, round_no, withdrawn, rounds)
     return knockout.pair(entrants, games, round_no, withdrawn)
