@@ -115,8 +115,8 @@ def test_a_swiss_played_to_the_end_by_mail(pbm_env, size):
     winner = next(m["Subject"] for m in mails if "won by" in m["Subject"]).rsplit(" ", 1)[1]
     body = final[winner]
     prose = " ".join(body.split())
-    assert f"The winner is {winner}" in prose and "broken by Buchholz, then median Buchholz, then by rating" in prose
-    assert "Final standings:\nRk User Pts Buch Med  R1  R2  R3\n 1 " + winner in body
+    assert f"The winner is {winner}" in prose and "broken by Buchholz (BH), then Buchholz Median-1 (BH-M1), then by rating" in prose
+    assert "Final standings:\nRk User Pts BH BH-M1  R1  R2  R3\n 1 " + winner in body
     for mail in mails:
         if mail["Subject"].startswith("Xiangqi tournament"):
             assert_lines_fit(mail)

@@ -26,11 +26,10 @@ from pbm.model.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
 from pbm.tournaments.crosstable import crosstable_html, crosstable_text
-from pbm.tournaments.standings import TIEBREAKS, standings
+from pbm.tournaments.standings import standings
+from pbm.tournaments.tiebreaks import DEFAULTS, NAMES
 
 SYSTEMS = {"roundrobin": N_("round robin"), "swiss": N_("Swiss"), "knockout": N_("knockout")}
-TIEBREAK_NAMES = {"SB": N_("Sonneborn-Berger"), "Buch": N_("Buchholz"), "Med": N_("median Buchholz"),
-                  "Round": N_("the round reached")}
 
 
 def game_ended(ctx: Context, board: Board) -> None:
@@ -61,7 +60,7 @@ def result_of(board: Board, white: str) -> str:
 def advance(ctx: Context, t: Tournament) -> None:
     """Start what is due: a knockout's replays at once, and once no game of the round is being
     played, the next round, else the end of the tournament."""
-    before, started = t.round, False
+    before, started, relaxed = t.round, False, []
     while t.status == tournaments.RUNNING:
         rows = tournaments.played(ctx.db, t)
         entries = tournaments.entries(ctx.db, t)
@@ -77,9 +76,9 @@ def advance(ctx: Context, t: Tournament) -> None:
             finish(ctx, t)
             return
         start(ctx, t, pairings)
-        started = True
+        started, relaxed = True, [p for p in pairings if p.relaxed]
     if started:
-        mail_round(ctx, t, replays=t.round == before)
+        mail_round(ctx, t, replays=t.round == before, relaxed=relaxed)
 
 
 def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
@@ -90,7 +89,8 @@ def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
         return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
         return []
-    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn)
+    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn,
+                      rounds=t.rounds)
 
 
 def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
@@ -139,10 +139,11 @@ def finish(ctx: Context, t: Tournament) -> None:
             title=title, name=t.name, user=top.user, points=f"{top.points:g}", rounds=out_of)
 
     def order() -> str:
-        names = _(", then ").join(_(TIEBREAK_NAMES[n]) for n in TIEBREAKS[t.system])
         if t.system == "knockout":
             return _("Places go by {tiebreaks}, then by points, then by rating at the start, then "
-                     "by user id.").format(tiebreaks=names)
+                     "by user id.").format(tiebreaks=_("the round reached"))
+        names = _(", then ").join(_("{name} ({code})").format(name=_(NAMES[code]), code=code)
+                                  for code in tiebreaks(t))
         return _("Ties on points are broken by {tiebreaks}, then by rating at the start, then by "
                  "user id.").format(tiebreaks=names)
 
@@ -150,8 +151,9 @@ def finish(ctx: Context, t: Tournament) -> None:
         title=title, name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
 
 
-def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
-    """Every player still in (and the director) hears that a round (or replays) starts."""
+def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing] = ()) -> None:
+    """Every player still in (and the director) hears that a round (or replays) starts, and which
+    pairings break an absolute criterion of the Swiss system that no pairing could keep."""
     title = catalogue.title(t.variant)
 
     def round_text() -> str:
@@ -175,7 +177,26 @@ def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
         return _("{title} tournament {name}: {round}").format(title=title, name=t.name,
                                                                round=round_text())
 
-    mail_everyone(ctx, t, lazy(subject), [lazy(began)])
+    mail_everyone(ctx, t, lazy(subject), [lazy(began)] + ([lazy(lambda: relaxation(relaxed))]
+                                                          if relaxed else []))
+
+
+def relaxation(relaxed: list[Pairing]) -> str:
+    """What the Swiss pairing had to relax this round, board by board."""
+    lines = [_("No pairing of this round keeps all the absolute criteria of FIDE's Dutch system, "
+               "so, as its rules let the arbiter, they were relaxed in pbm's documented order "
+               "(colours, then byes, then rematches) as little as possible:")]
+    for p in relaxed:
+        if p.relaxed == "bye":
+            lines.append(_("{user} has a second bye.").format(user=p.white))
+        elif p.relaxed == "rematch":
+            lines.append(_("Board {board}: {white} and {black} meet a second time.").format(
+                board=p.board, white=p.white, black=p.black))
+        else:
+            lines.append(_("Board {board}: {white} against {black} gives a player a third game in "
+                           "a row with one colour, or three games more with one colour than with "
+                           "the other.").format(board=p.board, white=p.white, black=p.black))
+    return " ".join(lines)
 
 
 def mail_everyone(ctx: Context, t: Tournament, subject: object, lines: list,
@@ -208,6 +229,11 @@ def personal(values: dict, user: str) -> list[str]:
     return []
 
 
+def tiebreaks(t: Tournament) -> tuple[str, ...]:
+    """The tournament's tie-breaks, FIDE's abbreviations in order."""
+    return DEFAULTS[t.system] if t.tiebreaks is None else t.tiebreaks
+
+
 def report(ctx: Context, t: Tournament) -> dict:
     """What a tournament mail shows: the state, the current round's boards, the crosstable."""
     entries = tournaments.entries(ctx.db, t)
@@ -218,11 +244,13 @@ def report(ctx: Context, t: Tournament) -> dict:
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
-            "ranked": standings(t.system, entrants, played) if played else [],
+            "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
             # written in each reader's language: the headings and legend are words
-            "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double))
+            "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
+                                                       tiebreaks=t.tiebreaks, rounds=t.rounds))
             if played else "",
-            "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double))
+            "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds))
             if played else ""}
 
 

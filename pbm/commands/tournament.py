@@ -22,7 +22,7 @@ from pbm.model import games, ratings, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
 from pbm.outbox import compose
-from pbm.tournaments import SYSTEMS, rounds_needed
+from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, tiebreaks
 
 SUBVERBS = ("create", "join", "leave", "start", "show", "withdraw", "cancel")
 # words after the sub-verb: (fewest, most)
@@ -68,7 +68,7 @@ def tournament(ctx: Context, req: Request) -> None:
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
-                      "[--timeout=DAYS] [-params] [unrated]",
+                      "[--tiebreaks=LIST] [--timeout=DAYS] [-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
     who = "" if sub == "show" else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
@@ -86,6 +86,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                              "out), not \"{word}\".").format(word=words[3]))
     options = dict(req.options)
     system, double, wanted = _system(options)
+    chosen = _tiebreaks(options, system)
     game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
     fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
@@ -93,7 +94,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
         raise CommandError(_("There is already a {title} tournament called {name}; choose another "
                              "name.").format(title=title, name=name))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
-                           rating == "rated" and not unrated and fen is None, ctx.now)
+                           rating == "rated" and not unrated and fen is None, ctx.now, chosen)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
@@ -124,6 +125,32 @@ def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
         raise CommandError(_("A Swiss tournament needs its number of rounds: --rounds=N with N from 1 "
                              "to {most}{wrong}.").format(most=MAX_ROUNDS, wrong=wrong))
     return system, double, int(given)
+
+
+def _tiebreaks(options: dict[str, str], system: str) -> tuple[str, ...] | None:
+    """--tiebreaks taken out of `options`: FIDE's abbreviations in order (None: the defaults)."""
+    given = options.pop("tiebreaks", None)
+    if given is None:
+        return None
+    if system == "knockout":
+        raise CommandError(_("--tiebreaks is for round robins and Swiss tournaments: a knockout "
+                             "ranks its players by the round they reached."))
+    codes = tuple(code.strip().upper() for code in given.split(","))
+    usable = [c for c in tiebreaks.NAMES if system != "roundrobin"
+              or c not in tiebreaks.NOT_IN_ROUND_ROBINS]
+    for code in codes:
+        if code in tiebreaks.NOT_IN_ROUND_ROBINS and system == "roundrobin":
+            raise CommandError(_("--tiebreaks={given}: {code} is a Buchholz, which FIDE's rules do "
+                                 "not use in a round robin, where everyone meets everyone. Choose "
+                                 "from: {codes}.").format(given=given, code=code,
+                                                          codes=",".join(usable)))
+        if code not in tiebreaks.NAMES or codes.count(code) > 1:
+            raise CommandError(_("--tiebreaks={given}: \"{code}\" is not a tie-break pbm knows, or "
+                                 "it is there twice. Give FIDE's abbreviations, each once, in "
+                                 "order, for example --tiebreaks={example}; from: {codes}.").format(
+                given=given, code=code, example="BH-C1,BH,SB" if system == "swiss" else "SB,DE",
+                codes=",".join(usable)))
+    return codes
 
 
 def _admin(ctx: Context, user: str) -> bool:
@@ -224,14 +251,23 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                                  command=f"{t.variant} tournament join {t.name} USERID PASSWORD"))
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
+    asked = t.rounds
     t.rounds = rounds_needed(t.system, len(entries), t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
+    fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
+        "You asked for {asked} rounds; a Swiss of {players} players has at most {n} round, half "
+        "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
+        "Swiss rules require. For more rounds, run a round robin.",
+        "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
+        "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
+        "Swiss rules require. For more rounds, run a round robin.", t.rounds).format(
+        asked=asked, players=len(entries), n=swiss_rounds(len(entries)))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
                             "has been mailed the pairings.", t.rounds).format(
-        name=t.name, players=len(entries), n=t.rounds)])
+        name=t.name, players=len(entries), n=t.rounds)] + fewer)
     rounds.advance(ctx, t)
 
 

@@ -355,6 +355,12 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
+# 9: a tournament's tie-breaks, chosen at its creation: FIDE's abbreviations, comma-separated
+# ("BH-C1,BH,SB"); empty: the system's defaults (pbm.tournaments.tiebreaks).
+TOURNAMENT_TIEBREAKS = """
+ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -364,4 +370,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     _redact_at_rest,
     CORRESPONDENCE,
     TOURNAMENTS,
+    TOURNAMENT_TIEBREAKS,
 ]

@@ -38,6 +38,7 @@ class Tournament:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    tiebreaks: tuple[str, ...] | None = None     # None: the system's defaults
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,14 @@ class Played:
 
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
-            "round, created_at, started_at, finished_at")
+            "round, created_at, started_at, finished_at, tiebreaks")
 
 
 def _tournament(row: tuple) -> Tournament:
     values = list(row)
     values[5], values[9] = bool(values[5]), bool(values[9])
     values[7], values[8] = json.loads(values[7]), json.loads(values[8])
+    values[15] = tuple(values[15].split(",")) if values[15] else None
     return Tournament(*values)
 
 
@@ -79,12 +81,13 @@ def good_name(name: str) -> bool:
 
 
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
-           rounds: int | None, params: dict, options: dict, rated: bool, now: datetime) -> Tournament:
+           rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
+           tiebreaks: tuple[str, ...] | None = None) -> Tournament:
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "rated, status, created_at, tiebreaks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
-         json.dumps(options), int(rated), OPEN, timestamp(now)])
+         json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ())])
     return by_id(db, cursor.lastrowid)
 
 
