@@ -22,11 +22,12 @@ from pbm.model import games, ratings, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
 from pbm.outbox import compose
-from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, tiebreaks
+from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, tiebreaks, trf
 
-SUBVERBS = ("create", "join", "leave", "start", "show", "withdraw", "cancel")
+SUBVERBS = ("create", "join", "leave", "start", "show", "record", "withdraw", "cancel")
 # words after the sub-verb: (fewest, most)
 WORDS = {"create": (3, 4), "join": (3, 3), "leave": (3, 3), "start": (3, 3), "show": (1, 1),
+         "record": (1, 1),
          "withdraw": (4, 4), "cancel": (3, 3)}
 MAX_ROUNDS = 50
 
@@ -47,7 +48,7 @@ def tournament(ctx: Context, req: Request) -> None:
             len(words)).format(sub=sub, usage=_usage(req.game, sub), n=len(words)))
     if sub != "create" and (req.params or req.options):
         raise CommandError(_("Only tournament create takes -parameters and --options."))
-    user = None if sub == "show" else authenticate(ctx, words[1], words[2])
+    user = None if sub in ("show", "record") else authenticate(ctx, words[1], words[2])
     if not tournaments.good_name(words[0]):
         raise CommandError(_("{name} is not a tournament name: use 2 to 24 letters, digits and hyphens, "
                              "starting with a letter or digit, for example spring2026.").format(name=words[0]))
@@ -60,7 +61,7 @@ def tournament(ctx: Context, req: Request) -> None:
                              "list.").format(title=catalogue.title(req.game), name=words[0].lower(),
                                              command=f"{req.game} tournaments"))
     if user is None:
-        show(ctx, t)
+        (record if sub == "record" else show)(ctx, t)
         return
     {"join": join, "leave": leave, "start": start, "withdraw": withdraw,
      "cancel": cancel}[sub](ctx, t, user, words[3:])
@@ -70,7 +71,7 @@ def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
                       "[--tiebreaks=LIST] [--timeout=DAYS] [-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
-    who = "" if sub == "show" else " USERID PASSWORD"
+    who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
 
 
@@ -295,6 +296,15 @@ def show(ctx: Context, t: Tournament) -> None:
     text, html = rounds.render(values, lines)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
         title=values["title"], name=t.name), text, html=html))
+
+
+def record(ctx: Context, t: Tournament) -> None:
+    """The tournament as a FIDE TRF-16, attached."""
+    title, name = catalogue.title(t.variant), f"{t.variant}-{t.name}.trf"
+    text = trf.write(tournaments.report(ctx.db, t), rounds.tiebreaks(t))
+    ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}: TRF").format(
+        title=title, name=t.name), compose.render("tournament_record.j2", title=title, name=t.name,
+                                                  filename=name), attachments=((name, text),)))
 
 
 def list_tournaments(ctx: Context, req: Request) -> None:

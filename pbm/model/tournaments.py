@@ -14,6 +14,7 @@ from datetime import datetime
 
 from pbm.model.db import Database, timestamp
 from pbm.tournaments import Entrant, Game, Pairing
+from pbm.tournaments.trf import Report
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
 # A name players type in every command: 2 to 24 letters, digits and hyphens, starting with a letter
@@ -182,3 +183,18 @@ def of_game(db: Database, game_id: int) -> tuple[Tournament, int, str, str] | No
 
 def set_result(db: Database, row_id: int, result: str) -> None:
     db.execute("UPDATE tournament_games SET result = ? WHERE id = ?", [result, row_id])
+
+
+def report(db: Database, t: Tournament) -> Report:
+    """The tournament as a FIDE TRF holds it (pbm.tournaments.trf): dates as YYYY/MM/DD, the
+    director as chief arbiter, the time per move as the time control."""
+    header = {"102": t.director}
+    for code, at in (("042", t.started_at), ("052", t.finished_at)):
+        if at:
+            header[code] = at[:10].replace("-", "/")
+    if t.options.get("timeout"):
+        header["122"] = f"{t.options['timeout']:g} days a move"
+    elif t.options.get("clock"):
+        header["122"] = f"clock {t.options['clock']}"
+    return Report(t.name, t.system, t.rounds or 0, [e.entrant() for e in entries(db, t)],
+                  [p.game for p in played(db, t)], header)

@@ -1,0 +1,48 @@
+"""The TRF of a Swiss played by mail through `pbm deliver`: `GAME tournament record NAME` attaches it,
+it reads back line by line into the same pairings and results as the database's, `pbm tournament
+check` pairs its rounds again with pbm's pairer and finds no difference, and `pbm export` writes
+the same file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.postoffice import text
+from test_tournament_mail import PLAYERS, open_tournament, pairings, play_out, send, start
+
+from pbm.tournaments.trf import read, write
+
+
+def test_a_swiss_record_is_a_trf_that_reads_back(pbm_env, tmp_path: Path):
+    users = PLAYERS[:5]
+    open_tournament(pbm_env, users, "--system=swiss --rounds=3 --tiebreaks=BH-C1,SB --timeout=3")
+    start(pbm_env)
+    for _ in range(3):
+        play_out(pbm_env, lambda row: row[3] if row[1] % 2 else row[2])
+    [mail] = send(pbm_env, "ben", "xiangqi tournament record cup")
+    assert mail["Subject"] == "Xiangqi tournament cup: TRF"
+    assert "as a FIDE Tournament Report File (TRF-16), attached as xiangqi-cup.trf" in " ".join(
+        text(mail).split())
+    [attached] = [part for part in mail.iter_attachments() if part.get_filename() == "xiangqi-cup.trf"]
+    trf = attached.get_content()
+    trf = trf.decode() if isinstance(trf, bytes) else trf
+    lines = trf.splitlines()
+    assert lines[0] == "012 cup" and "092 Swiss Dutch system" in lines and lines[-1] == "XXR 3"
+    assert "102 ann" in lines and "122 3 days a move" in lines
+    report = read(trf)
+    assert write(report, ("BH-C1", "SB")) == trf                 # line by line
+    numbers = {e.user: e.number for e in report.entrants}
+    assert sorted(numbers, key=numbers.get) == users              # starting ranks: order of entry
+    stored = {(r[0], r[2], r[3], r[4]) for r in pairings(pbm_env)}
+    assert {(g.round, g.white, g.black, g.result) for g in report.games} == stored
+    for line in (line for line in lines if line.startswith("001")):
+        assert len(line) == 89 + 3 * 10
+
+    path = tmp_path / "cup.trf"
+    path.write_text(trf)
+    checked = pbm_env.run("tournament", "check", str(path))
+    assert checked.returncode == 0, checked.stderr
+    assert f"{path}: cup, 5 players, 3 rounds paired again by pbm's Dutch system: 0 differ" in \
+        checked.stdout.decode()
+    exported = pbm_env.run("export", str(tmp_path / "out"))
+    assert exported.returncode == 0 and "trf 1" in exported.stdout.decode()
+    assert (tmp_path / "out" / "trf" / "xiangqi-cup.trf").read_text() == trf
