@@ -170,3 +170,33 @@ def test_swiss_keeps_its_promises_over_random_tournaments(n, rounds, seed, draws
         results = [rng.choice(["1-0", "0-1"]) if rng.random() > draws else "1/2-1/2"
                    for _ in pairings]
         games += play(pairings, results)
+
+
+def test_a_round_that_must_relax_a_criterion_names_it_in_the_round_mail():
+    """Six players, five rounds (as long as a round robin, more than pbm lets a Swiss have): in some
+    histories a round cannot keep every absolute criterion; the pairings say which they break, and
+    the round mail's paragraph names those boards, in every language within the mail's width."""
+    from pbm import i18n
+    from pbm.commands.rounds import relaxation
+    relaxed: list[Pairing] = []
+    for seed in range(50):
+        rng = random.Random(seed)
+        games: list[Game] = []
+        for round_no in range(1, 6):
+            pairings = pair_round("swiss", SIX, games, round_no, rounds=5)
+            relaxed = [p for p in pairings if p.relaxed]
+            if relaxed:
+                break
+            games += play(pairings, [rng.choice(["1-0", "0-1", "1/2-1/2"]) for _ in pairings])
+        if relaxed:
+            break
+    else:
+        raise AssertionError("no history needed a relaxation")
+    said = relaxation(relaxed)
+    assert said.startswith("No pairing of this round keeps all the absolute criteria of FIDE's "
+                           "Dutch system")
+    for p in relaxed:
+        assert f"Board {p.board}: {p.white}" in said
+    for lang in ("zh_Hans", "zh_Hant", "ko"):
+        with i18n.speaking(lang, None):
+            assert max(map(i18n.width, i18n.wrap(relaxation(relaxed), 76))) <= 78
