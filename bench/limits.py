@@ -2,8 +2,9 @@
 the same run as the load (bench/mail_load.py prints them, and the tightest as
 `limit_commands_per_second`):
 
-- rendering: the two board mails of a move (their text and HTML parts, as MIME bytes), again and
-  again in one process, as the server's one writer does for every move;
+- the replies' work: the two board mails of a move, whole (text and HTML parts and both pictures
+  drawn, as the MIME bytes that leave), again and again in one process, times the cores the
+  machine has: the most the writer and the outbox together could do if every core did only this;
 - durable commits: SQLite transactions as pbm opens the database (WAL, synchronous=FULL), each
   writing as many bytes as a command of the run did (the message and its replies);
 - SMTP: a bare aiosmtpd sink, taking the run's command mails from as many clients as the run had.
@@ -37,17 +38,18 @@ def measure(config_path: Path, db_path: Path, board: int, folder: Path, recipien
             "SELECT (SELECT sum(length(raw)) FROM outbox_bodies) + sum(length(raw)), count(*) "
             "FROM inbound").fetchone()
     return {
-        "render_moves_per_second": render_rate(config_path, board),
+        "replies_moves_per_second": render_rate(config_path, board) * (os.cpu_count() or 1),
         "durable_commits_per_second": commit_rate(folder / "commits", written // commands),
         "smtp_sink_commands_per_second": sink_rate(clients, recipient),
     }
 
 
 def render_rate(config_path: Path, number: int) -> float:
-    """Moves per second: the two board mails of board `number`'s last move, composed and rendered
-    to bytes, for the player who moved and for the opponent (the server's database and templates).
-    The move is taken back and played again each round, so that nothing the rules core keeps for
-    a position (its legal moves) is reused, as it would not be on a new move."""
+    """Moves per second on one core: the two board mails of board `number`'s last move, composed,
+    rendered and their pictures drawn, as the bytes that leave, for the player who moved and for the
+    opponent (the server's database and templates).  The move is taken back and played again each
+    round, and the pictures' caches emptied, so that nothing kept for a position is reused, as it
+    would not be on a new move."""
     from pbm.commands import notify
     from pbm.commands.base import Context
     from pbm.config import load_config
@@ -55,6 +57,7 @@ def render_rate(config_path: Path, number: int) -> float:
     from pbm.model import accounts, games
     from pbm.model.store import open_db
     from pbm.outbox import render
+    from pbm.pictures import cached_draw, deferred
 
     config = load_config(config_path)
     db = open_db(config)
@@ -74,8 +77,10 @@ def render_rate(config_path: Path, number: int) -> float:
         notify.board_mails(ctx, board, game, actor=mover, headline=headline,
                            recipients=list(board.players))
         assert len(ctx.out) == 2
+        cached_draw.cache_clear()
+        deferred._done.clear()          # the views' base64, kept for the readers of one event
         for out in ctx.out:
-            render.render(config, out, now)
+            deferred.fill(render.render(config, out, now)[1])
 
     try:
         return _rate(move)

@@ -2,7 +2,9 @@
 
     python bench/perft.py [--depth 4] [--variant xiangqi|janggi|padwarqi|giqi]   (all by default)
 
-Counts come from ../shared/testdata/perft.json when it is there (or --data FILE); every figure is
+Counts come from --data FILE, else from the first `shared/testdata/perft.json` found beside the
+checkout or the current folder or any folder above them; where there is none, from the Xiangqi counts
+the tests keep (tests/support/xiangqi_positions.py), so the bench runs from anywhere.  Every figure is
 checked, so a fast but wrong generator fails here too.  Janggi's published counts include the pass;
 up to depth 3 they go on past a pass that ends the game (bikjang, two passes in a row), from depth 4
 they stop there as Fairy-Stockfish's perft does, so those are counted with `game_ends=True`.  Janggi
@@ -22,9 +24,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import rules  # noqa: E402
 
-DEFAULT_DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "testdata" / "perft.json"
-OWN_DATA = [pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / f"perft_{game}.json"
-            for game in ("padwarqi", "giqi")]
+CHECKOUT = pathlib.Path(__file__).resolve().parents[1]
+OWN_DATA = [CHECKOUT / "tests" / "data" / f"perft_{game}.json" for game in ("padwarqi", "giqi")]
 GAME_ENDS_FROM_DEPTH = {"janggi": 4}
 ARRANGEMENT_DEPTH_3 = {"janggi": {"inner": 33032, "left": 33200, "right": 33200, "outer": 33368}}
 
@@ -39,13 +40,29 @@ def measure(label: str, expected: int, count) -> bool:
     return nodes == expected
 
 
+def published_counts(given: pathlib.Path | None) -> dict:
+    """The published counts: the file given, the shared test data found upwards, or the tests' own."""
+    if given is not None:
+        return json.loads(given.read_text())
+    for folder in (CHECKOUT, *CHECKOUT.parents, pathlib.Path.cwd(), *pathlib.Path.cwd().parents):
+        candidate = folder / "shared" / "testdata" / "perft.json"
+        if candidate.is_file():
+            print(f"published counts: {candidate}")
+            return json.loads(candidate.read_text())
+    sys.path.insert(0, str(CHECKOUT / "tests"))
+    from support.xiangqi_positions import PERFT
+    print("published counts: no shared/testdata/perft.json found (give --data FILE); "
+          "Xiangqi's from tests/support/xiangqi_positions.py, Janggi's left out")
+    return {"xiangqi": [{"fen": fen, "nodes": nodes} for fen, nodes in PERFT], "janggi": []}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--variant", choices=("xiangqi", "janggi", "padwarqi", "giqi"))
-    parser.add_argument("--data", type=pathlib.Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=pathlib.Path, help="published counts (JSON, as shared/testdata's)")
     args = parser.parse_args()
-    data = json.loads(args.data.read_text())
+    data = published_counts(args.data)
     for own in OWN_DATA:
         data |= json.loads(own.read_text())
     failures = 0

@@ -18,7 +18,13 @@ def prefill(db_path: Path, count: int) -> None:
     db.execute("BEGIN")
     db.execute("CREATE TEMP TABLE seq AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
                "FROM s WHERE n < ?) SELECT n FROM s", [count])
-    _copy(db, "games", "id", template[0], {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n"})
+    # Each copy is dated in the past (the n-th, two days and 5n minutes ago), as a game that grew the
+    # database over time was: copies dated today would count as today's challenges against the
+    # run's own (pbm.commands.flood).
+    past = "strftime('%Y-%m-%d %H:%M:%f', 'now', '-' || (2880 + 5 * seq.n) || ' minutes') || '000Z'"
+    dated = {column: past for column in ("created_at", "updated_at", "finished_at", "accepted_at")}
+    _copy(db, "games", "id", template[0],
+          {"id": f"{max_id} + seq.n", "board": f"{max_number} + seq.n", **dated})
     for table in tables:
         for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
             if fk[2] == "games" and table != "games":

@@ -296,10 +296,15 @@ def _show(db, ids: list[int]) -> int:
         return EX_USAGE
     status = EX_OK
     for reply_id in ids:
-        row = db.execute("SELECT raw FROM outbox_bodies WHERE id = ?", [reply_id]).fetchone()
+        row = db.execute("SELECT b.raw, o.recipient, o.subject, o.sent_at FROM outbox o "
+                         "LEFT JOIN outbox_bodies b ON b.id = o.id WHERE o.id = ?", [reply_id]).fetchone()
         if row is None:
             print(f"pbm: there is no reply {reply_id} in the outbox", file=sys.stderr)
             status = EX_USAGE
+            continue
+        if row[0] is None:
+            print(f"To: {row[1]}\nSubject: {row[2]}\nSent: {row[3]}\n\n(its body was dropped "
+                  f"[server] retention_days after it was sent)\n")
             continue
         mail = message_from_bytes(row[0], policy=policy.default)
         for name in ("From", "To", "Reply-To", "Subject", "Date"):

@@ -93,6 +93,12 @@ class SecuritySection:
 
 
 @dataclass(frozen=True)
+class ClocksSection:
+    outage_after: float = 2.0           # hours without a heartbeat that make an outage, credited to clocks
+    digest_hour: int = 6                # UTC hour of the daily digest (the first timer run at or after it)
+
+
+@dataclass(frozen=True)
 class AdminsSection:
     users: list[str] = field(default_factory=list)
     notify: list[str] = field(default_factory=list)   # addresses told about internal errors
@@ -127,6 +133,7 @@ SECTIONS: dict[str, type] = {
     "imap": ImapSection,
     "lmtp": LmtpSection,
     "security": SecuritySection,
+    "clocks": ClocksSection,
 }
 
 
@@ -140,6 +147,7 @@ class Config:
     imap: ImapSection
     lmtp: LmtpSection
     security: SecuritySection
+    clocks: ClocksSection
     path: Path | None = None            # the file it was read from, if any
 
     @property
@@ -233,6 +241,10 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [lmtp] socket_mode must be a file mode such as 0o660")
     if config.smtp.max_message_size < 1024:
         raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
+    if not 0 <= config.clocks.digest_hour <= 23:
+        raise ConfigError(f"{path}: [clocks] digest_hour must be an hour of the day, 0 to 23")
+    if config.clocks.outage_after <= 0:
+        raise ConfigError(f"{path}: [clocks] outage_after must be a number of hours above 0")
     try:
         _split_listen(config.smtp.listen)
     except ValueError:

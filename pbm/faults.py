@@ -7,6 +7,8 @@ after it: exactly what a power cut or the OOM killer does.  PBM_FAULT holds comm
                    and before sending the replies.
 - `while-sending`: the outbox handed a reply over (Maildir file in place, or relay said 250),
                    before the outbox row is marked sent.
+- `while-drawing`: a drawing process of `pbm serve`'s outbox (pbm.runners.outbox.Drawers) is
+                   drawing a picture of a batch not yet sent.
 
 and one that raises instead, for the path of a bug in a command:
 

@@ -18,6 +18,11 @@ A bug in a command must not lose the message or leave the player waiting: the co
 are rolled back (with the message's record, which is then made again), the message is kept with
 status "failed", the player is told, and the administrators are told the exception type and frames
 -- never the exception's text, which might quote the message, and so a password.
+
+A command runs at the time its message reached the operator's MX, as that MX wrote it in its
+`Received:` line (`[security] authserv_id`, pbm.mail.stamps), else at the time pbm took it
+(`received_at`, which `pbm inbound retry` keeps): a move made in time is not charged for a mail
+system that held it, and clocks, time-outs and reminders all go by that time.
 """
 from __future__ import annotations
 
@@ -34,10 +39,10 @@ from pbm.commands import dispatch, parse, precheck, registry
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
-from pbm.mail import authresults, reading
+from pbm.mail import authresults, reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model import accounts, sealed
-from pbm.model.db import Database, timestamp, transaction
+from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import queue
 from pbm.upkeep import health
 
@@ -185,6 +190,7 @@ class Arrival:
     checked: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)  # see check_passwords
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
     record: bytes = field(default=b"", repr=False)  # what is stored of it at once: reading.unread
+    reached: str | None = None          # when it reached the trusted MX (a timestamp), if it says
 
 
 def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
@@ -206,10 +212,13 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
     if message is not None and config.security.require_dmarc:
         message = replace(message, vouched=authresults.vouched(msg, message.sender,
                                                                config.security.authserv_id))
+    mx = config.security.authserv_id
+    reached = stamps.reached_mx(msg, mx) if mx and message is not None else None
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
                    mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
                    reading.kept_headers(msg) if message else (),
-                   record=reading.unread(raw, registry.VOCABULARY, parse.MASK))
+                   record=reading.unread(raw, registry.VOCABULARY, parse.MASK),
+                   reached=timestamp(reached) if reached else None)
 
 
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
@@ -282,16 +291,23 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
     return None if recorded is None else recorded[0]
 
 
+def moved_at(arrival: Arrival, taken: datetime) -> datetime:
+    """The time the message's commands run at: when it reached the trusted MX, if it says (never
+    later than `taken`, when pbm took it), else `taken`."""
+    return min(parse_timestamp(arrival.reached), taken) if arrival.reached else taken
+
+
 def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
-             now: datetime, claimant: str | None = None) -> IntakeResult:
-    """Run the message's commands and queue their replies (undone by the caller if it fails)."""
+             now: datetime, claimant: str | None = None, taken: datetime | None = None) -> IntakeResult:
+    """Run the message's commands at the time it arrived and queue their replies (undone by the
+    caller if it fails); `taken`: when pbm took it, if not `now`."""
     message, kept = arrival.message, arrival.kept      # decoded ahead, outside the write lock
     if message is None:
         msg = reading.parse(arrival.raw)
         message = reading.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
                                  arrival.rcpt_tos)
         kept = reading.kept_headers(msg)
-    handled = dispatch.handle(db, config, message, now)
+    handled = dispatch.handle(db, config, message, moved_at(arrival, taken or now))
     error_point("command-error")
     ids = queue.queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
@@ -305,7 +321,7 @@ def retry(db: Database, config: Config, inbound_id: int,
     run as if it had just arrived and the sender gets the answer they were owed.  Raises
     LookupError for a message that did not fail, and the error itself if it fails again (then
     nothing changes and nobody is mailed twice)."""
-    row = db.execute("SELECT sealed, envelope_from, envelope_to, status, dedup_key FROM inbound "
+    row = db.execute("SELECT sealed, envelope_from, envelope_to, status, dedup_key, received_at FROM inbound "
                      "WHERE id = ?", [inbound_id]).fetchone()
     if row is None or row[3] != "failed" or row[0] is None:
         raise LookupError(f"inbound message {inbound_id} " + (
@@ -315,7 +331,8 @@ def retry(db: Database, config: Config, inbound_id: int,
     mail_from, rcpt_tos = row[1], tuple(filter(None, row[2].split(",")))
     arrival = prepare(db, config, Delivery(raw, mail_from, rcpt_tos))
     with transaction(db):
-        result = _command(db, config, arrival, inbound_id, now or datetime.now(timezone.utc))
+        result = _command(db, config, arrival, inbound_id, now or datetime.now(timezone.utc),
+                          taken=parse_timestamp(row[5]))
         db.execute("UPDATE inbound SET status = 'processed', detail = NULL, sealed = NULL WHERE id = ?",
                    [inbound_id])
     return result

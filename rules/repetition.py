@@ -159,8 +159,13 @@ class Referee:
         return classes, [{where[i] for i in ids or ()} for ids in chased]
 
     def _new_chases(self, pos: Position, side: int, move: Move, identity: dict[int, int]) -> set[int]:
-        """The ids of the pieces `move` newly chases: chaseable after it by an attacker that could not
-        chase that piece before it (made by the moved piece, discovered, or unprotected by it)."""
+        """The ids of the pieces `move` newly chases (`new_pairs`)."""
+        return {identity[x] for _, x in self.new_pairs(pos, side, move, identity)}
+
+    def new_pairs(self, pos: Position, side: int, move: Move, identity: dict[int, int]) -> set[Pair]:
+        """The chase pairs, as points after `move`, that `move` makes new: chaseable after it by an
+        attacker that could not chase that piece before it (made by the moved piece, discovered, or
+        unprotected by it).  `identity`: each piece's id by its point before the move."""
         pos.push(move)
         after = self.chases(pos, side)
         pos.pop()
@@ -169,8 +174,17 @@ class Referee:
         before = {(identity[a], identity[x]) for a, x in self.chases(pos, side)}
         fr, to = move
         moved = lambda sq: identity[fr] if sq == to else identity[sq]  # noqa: E731
-        return {moved(x) for a, x in after if (moved(a), moved(x)) not in before
+        return {(a, x) for a, x in after if (moved(a), moved(x)) not in before
                 and not (a != to and self._cut_through_attacker(pos, side, a, x))}
+
+    def recaptures(self, pos: Position, side: int, a: int, x: int) -> list[Move] | None:
+        """After `side`'s move (the opponent to move): None unless `side`'s piece on `a` and the
+        enemy on `x` meet conditions 1 to 3, else the recaptures that would protect X (a check now
+        given by `side` set aside, as `chases` judges it)."""
+        with _turn(pos, side):
+            king = pos.kings[1 - side]
+            checkers = _attackers(pos, king, side) if king >= 0 and pos.in_check(1 - side) else frozenset()
+            return self._pair(pos, side, a, x, checkers)
 
     def _cut_through_attacker(self, pos: Position, side: int, a: int, x: int) -> bool:
         """The spec's exception: before the move (which did not move A), A and X already met

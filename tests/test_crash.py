@@ -90,3 +90,23 @@ def test_serve_outbox_process_killed_while_sending(pbm_env: PbmEnv) -> None:
     pbm_env.wait_replies(2)
     assert server.stop() == 0
     assert_each_reply_sent_once(pbm_env)
+
+
+def test_serve_drawing_process_killed_while_drawing(pbm_env: PbmEnv) -> None:
+    """The outbox draws each batch's pictures in a pool of processes; one killed while drawing
+    costs nothing: every reply is sent once, with its real picture (drawn by the outbox process
+    itself), and the server goes on."""
+    server = pbm_env.start_server(PBM_FAULT="while-drawing")
+    server.send(pbm_env.message("signup alice Sw0rdfish"))
+    server.send(pbm_env.message("signup bob Hunter22", sender="bob@example.org"))
+    server.send(pbm_env.message("xiangqi challenge alice bob"))
+    server.send(pbm_env.message("xiangqi move 101 alice Sw0rdfish h3e3"))
+    boards = [mail for mail in pbm_env.wait_replies(6) if "Board 101" in mail["Subject"]]
+    assert server.process.poll() is None
+    assert server.stop() == 0
+    assert_each_reply_sent_once(pbm_env)
+    assert len(boards) == 4
+    for mail in boards:
+        [picture] = [part for part in mail.walk() if part.get_content_type() == "image/png"]
+        assert len(picture.get_content()) > 1000       # a board, not the blank stand-in
+    assert "a drawing process died" in server.log_path.read_text()

@@ -14,6 +14,7 @@ from pbm import catalogue, i18n
 from pbm.outbox import compose
 
 LIMIT = 78
+PINNED_ROOT = "5k3/9/9/9/9/4c4/3r5/3NB4/4A4/4K4_w_-_-_0_1"   # fsf-27: Black chases a pinned horse
 FEN = re.compile(r"\S+/\S+ [wb] ")
 # English a mail must never hold: a singular count with a plural noun, a Python None, a float's .0
 NOT_ENGLISH = re.compile(r"\b1 (?:moves|days|games|words|points|plies|times|mails|replies)\b"
@@ -81,6 +82,15 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     mails += post.send("xiangqi challenge alice bob", sender="alice@example.org")        # refused
     mails += post.send(f"xiangqi limit bob {PASSWORDS['bob']} off", sender="bob@example.org")
     mails += post.send(f"xiangqi move 102 alice {PASSWORDS['alice']} h1g3", sender="elsewhere@example.net")
+    # a perpetual chase (a pinned protector): the warning, the ruling, the ruling again, an appeal
+    mails += post.send(f"xiangqi challenge -fen={PINNED_ROOT} alice bob", sender="alice@example.org")
+    chase = post.db.execute("SELECT board FROM games ORDER BY id DESC LIMIT 1").fetchone()[0]
+    for ply, move in enumerate(("e1d1 e5d5 d1e1 d5e5 " * 2).split()):
+        user = ("alice", "bob")[ply % 2]
+        mails += post.send(f"xiangqi move {chase} {user} {PASSWORDS[user]} {move}", sender=f"{user}@example.org")
+    mails += post.send(f"xiangqi ruling {chase}")
+    mails += post.send(f"xiangqi appeal {chase} bob {PASSWORDS['bob']}", "The horse was protected.",
+                       sender="bob@example.org")
     mails += post.send(f"xiangqi tournament create rr alice {PASSWORDS['alice']} --system=roundrobin",
                        sender="alice@example.org")
     for user in ("alice", "bob", "carol", "root"):
@@ -129,7 +139,9 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
                      "Vacation days left this year after it: 10 of 30.",
                      "then if alice plays h1g3 (H2+3), you play i10h10 (R9=8).",
                      "Preview: nothing was played yet.", "The Xiangqi tournament cup is over.",
-                     "This was sent from elsewhere@example.net,"):
+                     "This was sent from elsewhere@example.net,",
+                     "chases the horse on d3 (unprotected: its protector,",
+                     "Rule 4: A side that newly chased", "bob appeals against the ruling"):
         assert sentence in said                 # the walk reached the mails that say them
 
 

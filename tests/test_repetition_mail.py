@@ -33,3 +33,4 @@ def test_perpetual_chase_is_warned_then_ruled_by_mail(pbm_env):
         assert "Game won by bob (perpetual chase of the cannon on b7 by Red)." in text
     assert pbm_env.query("SELECT status, result, winner, reason FROM games") == [
         ("finished", "0-1", "bob", "perpetual chase of the cannon on b7 by Red")]
+

@@ -70,6 +70,21 @@ def test_bodies_are_purged_after_the_retention_but_failed_messages_stay_whole(pb
     assert pbm_env.query("SELECT status, sealed FROM inbound WHERE id = 3") == [("processed", None)]
 
 
+def test_sent_replies_lose_their_bodies_after_the_retention(pbm_env: PbmEnv) -> None:
+    pbm_env.mail("signup alice Sw0rdfish")
+    pbm_env.mail("help")
+    assert pbm_env.run("timers").returncode == 0        # within the retention: every body kept
+    assert pbm_env.query("SELECT count(*) FROM outbox_bodies") == [(2,)]
+    pbm_env.configure(server={"retention_days": 0})
+    assert pbm_env.run("timers").returncode == 0
+    assert pbm_env.query("SELECT count(*) FROM outbox_bodies") == [(0,)]
+    rows = pbm_env.query("SELECT status, message_id, recipient, subject, sent_at FROM outbox ORDER BY id")
+    assert len(rows) == 2 and all(row[0] == "sent" and all(row) for row in rows)
+    shown = pbm_env.run("outbox", "show", "2")
+    assert shown.returncode == 0 and "its body was dropped" in shown.stdout.decode()
+    assert f"Subject: {rows[1][3]}" in shown.stdout.decode()
+
+
 def test_a_password_change_revokes_the_reply_tokens(pbm_env: PbmEnv) -> None:
     pbm_env.mail("signup alice Sw0rdfish")
     pbm_env.mail("signup bob Hunter22", sender="bob@example.org")

@@ -133,7 +133,9 @@ def set_preferences(ctx: Context, req: Request) -> None:
                           "off leaves it out, svg draws it from your side in SVG (not for Gmail\n"
                           "or Outlook); notation: the move list in coordinates, WXF or both,\n"
                           "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
-                          "of your mails; board_faces: Janggi's pieces in the drawn board.").split("\n")])
+                          "of your mails; board_faces: Janggi's pieces in the drawn board;\n"
+                          "autoleave: on spends a vacation day instead of a game lost on time;\n"
+                          "digest: daily mails you the games waiting for your move.").split("\n")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:

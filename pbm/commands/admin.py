@@ -4,7 +4,9 @@ An admin is a user id listed in `[admins] users` of the configuration, authentic
 password like anyone else.  Every ruling is stored in the game row (the reason names the admin)
 and in the event record with the admin's id and reason, and both players (and the observers) get
 the game mail saying so.  Adjudications and forfeits are rated like any result; a cancelled game
-has no result and is not rated.
+has no result and is not rated.  A finished game may be adjudicated again while a player's appeal
+against its ruling is open (pbm.commands.appeals): the old result's rating is taken back, the new
+one rated, and the appeal is decided.
 """
 from __future__ import annotations
 
@@ -21,18 +23,28 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
-from pbm.model import games
+from pbm.model import appeals, games, ratings
 from pbm.model.games import Board
 
 
-def _admin(ctx: Context, req: Request) -> tuple[Board, str]:
+def _admin(ctx: Context, req: Request, appealed: bool = False) -> tuple[Board, str]:
+    """The board and the admin; the game must be running (or, `appealed`, may be under appeal)."""
     board = load_board(ctx, req.game, req.args[0])
     admin = authenticate(ctx, req.args[1], req.args[2])
-    if admin not in (a.lower() for a in ctx.config.admins.users):
+    if not is_admin(ctx, admin):
         raise CommandError(_("{user} is not an administrator of this server, so they cannot {verb} "
                              "games.").format(user=admin, verb=req.verb))
-    require_active(board)
+    if not (appealed and board.status == games.FINISHED and under_appeal(ctx, board)):
+        require_active(board)
     return board, admin
+
+
+def is_admin(ctx: Context, user: str) -> bool:
+    return user in (a.lower() for a in ctx.config.admins.users)
+
+
+def under_appeal(ctx: Context, board: Board) -> bool:
+    return any(a.status == appeals.OPEN for a in appeals.of_game(ctx.db, board))
 
 
 def _reason(req: Request, words: list[str]) -> str:
@@ -40,7 +52,7 @@ def _reason(req: Request, words: list[str]) -> str:
 
 
 def adjudicate(ctx: Context, req: Request) -> None:
-    board, admin = _admin(ctx, req)
+    board, admin = _admin(ctx, req, appealed=True)
     verdict, reason = req.args[3].lower(), _reason(req, req.args[4:])
     game = board.replay()
     sides = [name.lower() for name in game.side_names]
@@ -53,6 +65,10 @@ def adjudicate(ctx: Context, req: Request) -> None:
     else:
         raise CommandError(_("The verdict must be the winner's user id or side, or draw: one of {words}, "
                              "draw.").format(words=", ".join([board.player1, board.player2, *sides])))
+    if board.status == games.FINISHED:            # on appeal: the result the ruling gave goes
+        appeals.close(ctx.db, board, appeals.DECIDED, admin, ctx.now)
+        score = 1.0 if board.winner == board.player1 else 0.0 if board.winner == board.player2 else 0.5
+        ratings.withdraw(ctx.db, board.variant, board.id, {board.player1: score, board.player2: 1 - score})
     turns.finish(ctx, board, winner, f"adjudicated by {admin}: {reason}")
     _record(ctx, board, game, admin, "adjudicate", f"{verdict}: {reason}",
             lambda: (_("Administrator {admin} adjudicated {title} Board {number}: a draw. Reason: {why}")

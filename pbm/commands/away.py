@@ -56,7 +56,7 @@ def vacation(ctx: Context, req: Request) -> None:
             turns.pause(ctx, board)
             games.save(ctx.db, board, ctx.now)
             stopped.append(f"{board.title} Board {board.number}")
-        _tell(ctx, board, board.opponent(user), lambda: _(
+        tell(ctx, board, board.opponent(user), lambda: _(
             "{user} is on vacation until {time} UTC; their clock is stopped, and runs again when "
             "they come back.").format(user=user, time=until))
     ctx.answer(_("{server}: vacation").format(server=ctx.config.server.name), "account.j2", lines=[
@@ -95,7 +95,7 @@ def ended(ctx: Context, away: vacations.Vacation) -> None:
                 server=ctx.config.server.name), compose.render("account.j2", lines=lines)))
 
 
-def _tell(ctx: Context, board: games.Board, user: str, line: Callable[[], str]) -> None:
+def tell(ctx: Context, board: games.Board, user: str, line: Callable[[], str]) -> None:
     """Mail `user` the note `line()` about `board`, written in their language."""
     address = accounts.mail_address(ctx.db, user)
     if address:

@@ -1,5 +1,6 @@
 """Clocks with a bank and an increment, as ICCF and SchemingMind give them:
-`--clock=BANK+INCREMENT` (days) on challenge and seek, instead of `--timeout`'s days per move.
+`--clock=BANK+INCREMENT` (days) on challenge and seek, instead of `--timeout`'s days per move;
+`--clock=BANK+INCREMENT/CAP`: the clock never holds more than CAP days (SchemingMind's 30+1<=45).
 
 Decisions (the spec leaves them open):
 - The bank is at least a day; the increment is 0 or at least an hour (fractions of a day such as
@@ -32,8 +33,10 @@ LOW_DAYS = 2.0                          # the reminder: at two days left, or a q
 
 
 def parse(value: str, max_days: float) -> str:
-    """`--clock=10+1` -> "10+1" (as stored in the game's options), or CommandError."""
-    bank_text, plus, increment_text = value.partition("+")
+    """`--clock=10+1` -> "10+1", `--clock=10+1/15` -> "10+1/15" (as stored in the game's options),
+    or CommandError."""
+    terms_text, slash, cap_text = value.partition("/")
+    bank_text, plus, increment_text = terms_text.partition("+")
     example = _("write --clock=BANK+INCREMENT in days, for example --clock=10+1 (ten days, and one more "
                 "after each move) or --clock=7+0.5")
     try:
@@ -48,7 +51,17 @@ def parse(value: str, max_days: float) -> str:
         raise CommandError(_("--clock={value}: the bank is at most {most} days, and the increment 0 or "
                              "from an hour (0.042) to {most} days; {example}.").format(
             value=value, most=f"{max_days:g}", example=example))
-    return f"{bank:g}+{increment:g}"
+    if not slash:
+        return f"{bank:g}+{increment:g}"
+    try:
+        cap = float(cap_text)
+    except ValueError:
+        cap = -1.0
+    if not bank <= cap <= max_days:
+        raise CommandError(_("--clock={value}: the cap after / is the most days the clock may hold: "
+                             "at least the bank ({bank}) and at most {most}, for example "
+                             "--clock=30+1/45.").format(value=value, bank=f"{bank:g}", most=f"{max_days:g}"))
+    return f"{bank:g}+{increment:g}/{cap:g}"
 
 
 def days(amount: float) -> str:
@@ -74,9 +87,12 @@ def span(left: timedelta) -> str:
 
 def rule(board: Board) -> str:
     """The time limit of a game in words: `10 days + 1 day a move` or `3 days per move`."""
-    clock = banks.terms(board.options)
+    clock, most = banks.terms(board.options), banks.cap(board.options)
     if clock is None:
         return _("{days} per move").format(days=days(board.options["timeout"]))
+    if clock[1] and most is not None:
+        return _("{bank} + {increment} a move, at most {cap}").format(
+            bank=days(clock[0]), increment=days(clock[1]), cap=days(most))
     if clock[1]:
         return _("{bank} + {increment} a move").format(bank=days(clock[0]), increment=days(clock[1]))
     return _("{bank} in all").format(bank=days(clock[0]))
@@ -114,7 +130,8 @@ def charge(ctx: Context, board: Board, mover: str, auto: bool) -> None:
     both = list(banks.left(ctx.db, board))
     index = board.players.index(mover)
     left = both[index] if auto else _running(ctx, board, mover, both[index])[0]
-    both[index] = left + clock[1] * DAY
+    most = banks.cap(board.options)
+    both[index] = min(left + clock[1] * DAY, most * DAY) if most is not None else left + clock[1] * DAY
     banks.store(ctx.db, board, *both)
 
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import clocks, movelist, next_steps, notices, wording
+from pbm.commands import clocks, movelist, next_steps, notices, outages, ruling_words, wording
 from pbm.commands.base import Context
 from pbm.commands.next_steps import reader_styles
 from pbm.i18n import _
@@ -22,6 +22,7 @@ from pbm.model.games import Board
 from pbm.model.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
+from pbm.pictures.strip import strip_png
 from rules.board_ascii import hand_lines
 
 
@@ -128,11 +129,15 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     declined = board.status == games.DECLINED
     drawn = not declined and prefs["board"] != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
+    ruling = ruling_words.said(board, game, viewer) if upto is None else []
     return {
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
         "status": status_lines(board, game) + (away or []),
+        "ruling": ruling_words.wrapped(ruling),
+        "ruling_said": ruling,
+        "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
         "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
                           if upto is not None else ""),
         "moves": moves,
@@ -156,9 +161,18 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
     if style == "svg":
         return compose.render_html("board.html.j2", **values, drawing=shown.board_svg(turned)), ()
     picture = Deferred(shown, turned=turned, faces=faces)     # drawn as the mail is sent
-    content_id = f"{picture.key}@{ctx.config.server.address.rpartition('@')[2]}"
-    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"))
-    return html, ((content_id, "image/png", picture.placeholder()),)
+    domain = ctx.config.server.address.rpartition('@')[2]
+    content_id = f"{picture.key}@{domain}"
+    related: tuple[tuple[str, str, bytes | str], ...] = ((content_id, "image/png", picture.placeholder()),)
+    cycle = ""
+    if values["cycle"]:                 # a ruling's cycle: drawn now, once per cycle and side
+        strip = strip_png(shown, *values["cycle"], turned=turned, faces=faces)
+        # four small boards still read when shrunk to a phone's width; more scroll at their size
+        cycle = strip.img(f"cid:{strip.key}@{domain}", shrink=values["cycle"][1] <= 4)
+        related += ((f"{strip.key}@{domain}", "image/png", strip.data),)
+    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"),
+                               cycle_picture=cycle)
+    return html, related
 
 
 def _position(board: Board, shown: rules.Game, upto: int | None) -> tuple[str, str]:
@@ -220,6 +234,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     if ended:
         notices.send(ctx, board, lambda: subject(board), root, attachments)
     notes = {user: list(lines) for user, lines in (notes or {}).items()}
+    headline = [*headline, *outages.told(ctx, board)]
     known = audience(ctx, board)
     mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
     if recipients is None:

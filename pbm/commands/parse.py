@@ -35,6 +35,7 @@ class Request:
     words: list[str]                    # the positional words: no **, parameters or options
     params: dict[str, str | bool] = field(default_factory=dict)
     options: dict[str, str] = field(default_factory=dict)
+    repeated: list[str] = field(default_factory=list)   # --options given more than once
     game: str | None = None             # the game name, lower case, for game commands
     verb: str = ""                      # the canonical command name ("move", "change password")
     args: list[str] = field(default_factory=list)   # the words after the game name and verb
@@ -99,6 +100,8 @@ def split(text: str) -> Request:
         option = _OPTION.fullmatch(token)
         param = None if option else _PARAM.fullmatch(token)
         if option:
+            if option.group(1).lower() in request.options:
+                request.repeated.append(token)
             request.options[option.group(1).lower()] = option.group(2) or ""
         elif param:
             value = param.group(2)

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import conditional, flood, notify, setups, turns, wording
+from pbm.commands import conditional, flood, notify, setups, timeouts, turns, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -153,6 +153,8 @@ def act(ctx: Context, board: Board, user: str, text: str) -> None:
     """What a player sends in the place of MOVE: a move or one of the in-game verbs."""
     require_player(board, user)
     require_active(board)
+    if timeouts.settle(ctx, board, late=text):     # the time ran out before this arrived
+        return
     verb = IN_GAME.get(text.lower())
     if verb:
         verb(ctx, board, user)

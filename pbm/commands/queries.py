@@ -20,7 +20,7 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, pgn, ratings, vacations
+from pbm.model import accounts, games, pgn, ratings, reliability, vacations
 from pbm.model.games import Board
 from pbm.outbox import bounces, compose
 
@@ -141,7 +141,19 @@ def player(ctx: Context, req: Request) -> None:
     ctx.answer(_("{title} player {user}").format(title=title, user=user), "player.j2", title=title, user=user, rating=rating,
                provisional_games=ratings.PROVISIONAL_GAMES, changes=ratings.changes(ctx.db, req.game, user),
                opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
-               vacation=vacations.describe(ctx.db, user))
+               vacation=vacations.describe(ctx.db, user), reliability=_reliability(ctx, user))
+
+
+def _reliability(ctx: Context, user: str) -> list[str]:
+    """How reliably the player moves, in every game (pbm.model.reliability)."""
+    lines = [_("Time-outs in the last 12 months: {n}").format(
+        n=reliability.timeouts(ctx.db, user, ctx.now))]
+    pace = reliability.days_per_move(ctx.db, user)
+    if pace is not None:
+        lines.append(ngettext("Days per move, on average over the last move (vacations left out): {days}",
+                              "Days per move, on average over the last {n} moves (vacations left out): "
+                              "{days}", pace[1]).format(n=pace[1], days=f"{pace[0]:.1f}"))
+    return lines
 
 
 def record(ctx: Context, req: Request) -> None:

@@ -8,6 +8,7 @@ from pbm import catalogue, i18n
 from pbm.commands import (
     account,
     admin,
+    appeals,
     away,
     conditional,
     notices,
@@ -99,8 +100,9 @@ COMMANDS: list[Command] = [
             "\"password reset\" mailed you"), account.set_forgotten_password, game=False, min_args=3,
             max_args=3, passwords=(1, 2), checks_password=False),
     Command("set", "USERID PASSWORD NAME=VALUE...", N_("preferences: board=own|red|off|svg, "
-            "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul"),
-            account.set_preferences, game=False, min_args=3, max_args=2 + 4, passwords=(1,),
+            "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul, autoleave=off|on, "
+            "digest=off|daily"),
+            account.set_preferences, game=False, min_args=3, max_args=2 + 6, passwords=(1,),
             details=N_("board=own (the default) draws every board from your own side, Black's "
                     "turned; board=red always from the first player's side; board=off leaves the "
                     "board out of game mails; board=svg draws it from your side in SVG, for a mail "
@@ -110,7 +112,10 @@ COMMANDS: list[Command] = [
                     "so in the games that have that notation (the others as both). lang=en "
                     "(the default), zh-Hans, zh-Hant or ko: the language of your mails. "
                     "board_faces=hangul: Janggi's pieces in Hangul in the drawn board (hanja, "
-                    "the default: as on the pieces). Moves may be written in any notation the "
+                    "the default: as on the pieces). autoleave=on: when your time runs out and "
+                    "you have a vacation day left this year, one is spent instead of the game. "
+                    "digest=daily: one mail a day listing the games waiting for your move, the "
+                    "least time first. Moves may be written in any notation the "
                     "game reads, whatever you choose here.")),
     Command("change address", "USERID PASSWORD ADDRESS...", N_("replace your addresses (the first gets the mail)"),
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
@@ -239,6 +244,15 @@ COMMANDS: list[Command] = [
                     "cancel NAME USERID PASSWORD. A name is 2 to 24 letters, digits and hyphens.")),
     Command("tournaments", "", N_("the tournaments of this game"), tournament.list_tournaments,
             game=True),
+    Command("ruling", "BOARD", N_("the ruling that decided a game (by repetition, or on points), "
+                                  "sent again"), appeals.ruling, game=True, min_args=1, max_args=1),
+    Command("appeal", "BOARD USERID PASSWORD [dismiss]",
+            N_("appeal against a game's ruling (the mail's body says why)"), appeals.appeal, game=True,
+            min_args=3, max_args=4, passwords=(2,),
+            details=N_("A player of the game may appeal once, within 7 days of the ruling: the arbiters "
+                       "get the ruling, the player's words and the game's record, and the opponent is "
+                       "told. The result stands until an arbiter adjudicates the game again or "
+                       "dismisses the appeal (appeal BOARD ADMINID PASSWORD dismiss).")),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),
@@ -327,6 +341,9 @@ def check_shape(req: Request, command: Command) -> None:
     if (req.params or req.options) and not command.params:
         raise CommandError(_("{verb} takes no -parameters or --options; only challenge and seek do.").format(
             verb=command.verb))
+    if req.repeated:
+        raise CommandError(_("{option} repeats an option given before it in the command: give each "
+                             "--option once.").format(option=req.repeated[0]))
 
 
 def _count(command: Command) -> str:

@@ -1,4 +1,4 @@
-"""The game timers: a player who lets the `--timeout` pass loses on time; the player to move gets
+"""The game timers: a player who lets the `--timeout` pass loses on time (pbm.commands.timeouts); the player to move gets
 one reminder per turn (see pbm.commands.turns for the defaults); a challenge not taken up within
 `[server] challenge_days` lapses, without a result, and both players are told.
 
@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pbm import clock
 from pbm.commands import away as vacation
-from pbm.commands import clocks, notify, seeking, turns
+from pbm.commands import clocks, digest, notify, outages, seeking, timeouts, turns
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
@@ -19,7 +19,7 @@ from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, guard, received, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import compose
-from pbm.outbox.queue import queue
+from pbm.outbox.queue import purge_sent, queue
 
 BATCH = 500     # games handled per run; the rest wait for the next run
 
@@ -31,10 +31,11 @@ def run_due(db: Database, config: Config) -> int:
 
 
 def queue_due(db: Database, config: Config) -> int:
-    """The timers and the purge of old message bodies (retention), inside the caller's transaction
-    (`pbm serve` has its writer run this); returns the mails queued."""
+    """The timers and the purge of old message bodies, received and sent (retention), inside the
+    caller's transaction (`pbm serve` has its writer run this); returns the mails queued."""
     now = clock.now()
     received.purge(db, config, now)
+    purge_sent(db, config, now)
     return len(queue(db, config, mails(db, config, now), now))
 
 
@@ -47,11 +48,12 @@ def mails(db: Database, config: Config, now: datetime) -> list[Outgoing]:
 
 def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
+    outages.check(ctx)                  # first: a clock that ran out during an outage gets it back
     guard.forget_old(ctx.db, ctx.now)
     accounts.forget_checks(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():
-        _time_out(ctx, games.get(ctx.db, game_id))
+        timeouts.settle(ctx, games.get(ctx.db, game_id))
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE expires_at <= ? ORDER BY expires_at "
                                    "LIMIT ?", [now, BATCH]).fetchall():
         _lapse(ctx, games.get(ctx.db, game_id))
@@ -61,27 +63,7 @@ def run(ctx: Context) -> None:
     for away in vacations.due(ctx.db, ctx.now, BATCH):
         vacation.ended(ctx, away)
     seeking.expire(ctx, BATCH)
-
-
-def _time_out(ctx: Context, board: games.Board) -> None:
-    """The player to move has run out of time: they lose -- unless their opponent could not win
-    any more (no piece that can reach the king, as the dead-position rule says): then a draw."""
-    loser = board.to_move
-    opponent = board.opponent(loser)
-    game = board.replay()
-    games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
-    timeout = board.options.get("timeout")
-    if game.could_win(board.turn_of(opponent)):
-        turns.finish(ctx, board, opponent, f"{loser} did not move within {clocks.days(timeout)}"
-                     if timeout else f"{loser} ran out of time")
-        headline = lazy(lambda: _("{user} has lost on time: the limit is {rule}.").format(
-            user=loser, rule=clocks.rule(board)))
-    else:
-        turns.finish(ctx, board, None, f"{loser} ran out of time, and {opponent} could not win")
-        headline = lazy(lambda: _("{user} has run out of time, but {opponent} has no piece left that "
-                                  "could win, so the game is drawn.").format(user=loser, opponent=opponent))
-    games.save(ctx.db, board, ctx.now)
-    notify.board_mails(ctx, board, game, actor=None, headline=[headline])
+    digest.due(ctx)
 
 
 def _lapse(ctx: Context, board: games.Board) -> None:

@@ -18,7 +18,7 @@ from pbm.commands import notify, play, rounds, turns, wording
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
-from pbm.model import games, ratings, tournaments
+from pbm.model import games, ratings, reliability, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
 from pbm.outbox import compose
@@ -88,6 +88,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     options = dict(req.options)
     system, double, wanted = _system(options)
     chosen = _tiebreaks(options, system)
+    most = _max_timeouts(options)
     game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
     fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
@@ -96,6 +97,8 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                              "name.").format(title=title, name=name))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen)
+    if most is not None:
+        reliability.require(ctx.db, t.id, most)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
@@ -154,6 +157,17 @@ def _tiebreaks(options: dict[str, str], system: str) -> tuple[str, ...] | None:
     return codes
 
 
+def _max_timeouts(options: dict[str, str]) -> int | None:
+    """--max-timeouts=N taken out of `options`: only players with at most N time-outs in the last
+    12 months may join."""
+    given = options.pop("max-timeouts", None)
+    if given is not None and not given.isdigit():
+        raise CommandError(_("--max-timeouts={given} is not a number: write --max-timeouts=N, the most "
+                             "time-outs in the last 12 months a player may have to join, for example "
+                             "--max-timeouts=2.").format(given=given))
+    return None if given is None else int(given)
+
+
 def _admin(ctx: Context, user: str) -> bool:
     return user in (a.lower() for a in ctx.config.admins.users)
 
@@ -178,6 +192,10 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
+    most, had = reliability.max_timeouts(ctx.db, t.id), reliability.timeouts(ctx.db, user, ctx.now)
+    if most is not None and had > most:
+        raise CommandError(_("{name} takes players with at most {most} time-outs in the last 12 months, "
+                             "and {user} has had {had}.").format(name=t.name, most=most, user=user, had=had))
     tournaments.join(ctx.db, t, user, ctx.now)
     count = len(tournaments.entries(ctx.db, t))
     _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}), player number "

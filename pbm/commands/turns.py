@@ -32,7 +32,7 @@ from rules.board_svg import last_move_squares
 OPTIONS = {
     "timeout": N_("days for each move; who takes longer loses (default: none)"),
     "reminder": N_("days until the player to move is reminded (default 7; 0: never)"),
-    "clock": N_("days in all, and more after each move (10+1)"),
+    "clock": N_("days in all, and more after each move (10+1; 10+1/15: never more than 15)"),
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
@@ -51,7 +51,7 @@ def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float 
                              "a quarter of the bank or two days are left)."))
     for name, value in given.items():
         if name not in OPTIONS:
-            known = ", ".join(f"--{n}={'DAYS' if n != 'clock' else 'BANK+INCREMENT'} ({_(text)})"
+            known = ", ".join(f"--{n}={'DAYS' if n != 'clock' else 'BANK+INCREMENT[/CAP]'} ({_(text)})"
                               for n, text in OPTIONS.items())
             raise CommandError(_("--{name} is not a game option. The options are: {known}.").format(
                 name=name, known=known))

@@ -45,6 +45,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     conditional submit confirm notify replay
     tournament tournaments
     limit
+    ruling appeal dismiss
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
@@ -253,6 +254,8 @@ PREFERENCES = {
                  "chinese", "chinese-traditional", "korean"),   # or a style of rules.notation_styles
     "lang": tuple(LANGUAGES),                       # the language of the mails (pbm.i18n)
     "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
+    "autoleave": ("off", "on"),                     # on: a vacation day is spent instead of a time-out
+    "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.digest)
 }
 
 

@@ -11,12 +11,19 @@ DAY = 86400.0           # seconds
 
 
 def terms(options: dict) -> tuple[float, float] | None:
-    """(bank, increment) in days of a game's `clock` option ("10+1"); None without a clock."""
+    """(bank, increment) in days of a game's `clock` option ("10+1", "10+1/15"); None without a
+    clock."""
     value = options.get("clock")
     if value is None:
         return None
-    bank, _, increment = str(value).partition("+")
+    bank, _, increment = str(value).partition("/")[0].partition("+")
     return float(bank), float(increment or 0)
+
+
+def cap(options: dict) -> float | None:
+    """The most a clock may hold, in days ("10+1/15": 15); None: no cap."""
+    value = str(options.get("clock", "")).partition("/")[2]
+    return float(value) if value else None
 
 
 def left(db: Database, board: Board) -> tuple[float, float]:

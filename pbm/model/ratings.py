@@ -68,6 +68,19 @@ def record(db: Database, variant: str, first: str, second: str, score: float,
                    [variant, player.user_id, game_id, at, player.rating, player.rating + change])
 
 
+def withdraw(db: Database, variant: str, game_id: int, scores: dict[str, float]) -> None:
+    """Take back what a rated game did to its players' ratings (its result changed on appeal):
+    each rating goes back by the change the game made, and the game leaves the counts.  `scores`:
+    each player's score in the result withdrawn.  Games rated since keep the changes they made."""
+    for user, before, after in db.execute("SELECT user_id, before, after FROM rating_changes "
+                                          "WHERE variant = ? AND game_id = ?", [variant, game_id]).fetchall():
+        points = scores[user]
+        db.execute("UPDATE ratings SET rating = rating - ?, games = games - 1, wins = wins - ?, "
+                   "losses = losses - ?, draws = draws - ? WHERE variant = ? AND user_id = ?",
+                   [after - before, points == 1, points == 0, points == 0.5, variant, user])
+    db.execute("DELETE FROM rating_changes WHERE variant = ? AND game_id = ?", [variant, game_id])
+
+
 @dataclass(frozen=True)
 class Change:
     at: str

@@ -340,6 +340,49 @@ CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
 
+# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timeouts): the server's
+# heartbeats and the outages found between them, the credit each game got from one (told in its next
+# board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
+# most a tournament lets its entrants have.
+CLOCKS = """
+CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,              -- 'timers': the last timer run; 'digest': the last digest run
+    at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE outages (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,           -- the last heartbeat before the gap
+    ended_at TEXT NOT NULL              -- the first after it
+);
+
+CREATE TABLE outage_credits (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),     -- the player to move, whose clock ran
+    seconds REAL NOT NULL,              -- given back to them; deleted once told
+    outage_id INTEGER NOT NULL REFERENCES outages(id)
+);
+
+ALTER TABLE vacations ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0;  -- 1: a day autoleave spent
+CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
+ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
+"""
+
+# 10: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# adjudicates the game again or dismisses it.
+APPEALS = """
+CREATE TABLE appeals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    text TEXT NOT NULL,                 -- the player's words (the mail's body), passwords masked
+    at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'dismissed', 'decided')),
+    arbiter TEXT REFERENCES users(id),  -- who closed it
+    closed_at TEXT,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+"""
+
 
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
@@ -355,7 +398,7 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
-# 9: a tournament's tie-breaks, chosen at its creation: FIDE's abbreviations, comma-separated
+# 11: a tournament's tie-breaks, chosen at its creation: FIDE's abbreviations, comma-separated
 # ("BH-C1,BH,SB"); empty: the system's defaults (pbm.tournaments.tiebreaks).
 TOURNAMENT_TIEBREAKS = """
 ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
@@ -370,5 +413,7 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     _redact_at_rest,
     CORRESPONDENCE,
     TOURNAMENTS,
+    CLOCKS,
+    APPEALS,
     TOURNAMENT_TIEBREAKS,
 ]

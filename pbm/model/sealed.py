@@ -5,20 +5,22 @@ fault is fixed, and its commands may hold passwords: what the database keeps in 
 redacted form (like every stored message), and the raw bytes only encrypted, with AES-GCM under a
 key derived from the server secret by HKDF (both from `cryptography`).  A copy of the database
 alone, a backup or a replica, then yields no password.
+
+`cryptography` is imported when a message is sealed or unsealed, not with this module: every
+`pbm deliver` loads the intake, and a failure is rare (its import is a tenth of a process's start).
 """
 from __future__ import annotations
 
 import os
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
 _INFO = b"pbm inbound sealed v1"
 _NONCE = 12
 
 
-def _key(secret: bytes) -> AESGCM:
+def _key(secret: bytes):
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
     return AESGCM(HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(secret))
 
 

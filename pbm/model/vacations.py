@@ -53,6 +53,14 @@ def start(db: Database, user: str, now: datetime, days: float) -> Vacation:
     return Vacation(cursor.lastrowid, user, now, now + timedelta(days=days))
 
 
+def spend_leave_day(db: Database, user: str, start: datetime) -> None:
+    """Record a leave day autoleave spent from `start` (pbm.commands.timeouts): a vacation of one
+    day, over as soon as it is recorded, that counts against the year's allowance."""
+    end = timestamp(start + timedelta(days=1))
+    db.execute("INSERT INTO vacations (user_id, started_at, ends_at, ended_at, automatic) "
+               "VALUES (?, ?, ?, ?, 1)", [user, timestamp(start), end, end])
+
+
 def end(db: Database, vacation: Vacation, now: datetime) -> None:
     db.execute("UPDATE vacations SET ended_at = ? WHERE id = ?",
                [timestamp(min(now, vacation.ends_at)), vacation.id])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbm.config import Config
 from pbm.mail.messages import Outgoing
@@ -85,3 +85,21 @@ def listing(db: Database, status: str | None = None, limit: int = 50) -> list[di
 def counts(db: Database) -> dict[str, int]:
     return {row["status"]: row["n"]
             for row in db.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
+
+
+PURGE_BATCH = 500      # sent bodies purged per timer run, so that the writer is never held long
+
+
+def purge_sent(db: Database, config: Config, now: datetime) -> int:
+    """Drop the bodies of the replies sent more than `[server] retention_days` ago; returns how
+    many.  The outbox row stays (Message-ID, recipient, subject, dates): enough to answer "was it
+    sent, and when", while the game's record stays whole in its own tables.  A board mail is most
+    of a game's bytes, and nobody reads it from here once it has left.  Bodies are dropped oldest
+    first (the bodies' ids follow the queue), so each run starts where the last one stopped."""
+    cutoff = timestamp(now - timedelta(days=config.server.retention_days))
+    ids = [row[0] for row in db.execute(
+        "SELECT b.id FROM outbox_bodies b JOIN outbox o ON o.id = b.id "
+        "WHERE o.status = 'sent' AND o.sent_at < ? ORDER BY b.id LIMIT ?", [cutoff, PURGE_BATCH])]
+    if ids:
+        db.execute(f"DELETE FROM outbox_bodies WHERE id IN ({', '.join('?' * len(ids))})", ids)
+    return len(ids)

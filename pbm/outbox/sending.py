@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -35,15 +35,20 @@ def _relay(config: Config) -> Transport:
     return Relay(config)
 
 
+Drawer = Callable[[list[bytes]], None]
+"""Draws the pictures of a batch of mails ahead of sending (pbm.pictures.deferred.draw_ahead)."""
+
+
 def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
              force: bool = False, *, write: Write | None = None,
-             batches: int | None = None) -> SendReport:
+             batches: int | None = None, draw: Drawer | None = None) -> SendReport:
     """Send queued replies that are due (all queued ones if `force`; only `ids` if given), at
     most `batches` claims of up to claims.BATCH rows (None: until none is left) -- after the rows `queue`
     claimed for this process.
 
     The outbox's own writes (claims, outcomes) go through `write`: by default transactions of
-    `db`; `pbm serve` has its writer make them, queued behind the messages it commits.
+    `db`; `pbm serve` has its writer make them, queued behind the messages it commits, and
+    `draw`s each batch's pictures on every core first.
     """
     write = write or claims.in_transaction(db)
     me = claims.claimant()
@@ -53,7 +58,7 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
         mine = claims.claimed_when_queued(db, me, ids)
         if mine:                        # a batch, with no claim to make
             report.claimed += len(mine)
-            if not _send_batch(write, me, config, transport, mine, report):
+            if not _send_batch(write, me, config, transport, mine, report, draw):
                 return report
         if ids is not None and not set(ids) - {row["id"] for row in mine}:
             return report               # all of them were ours already: no claim transaction
@@ -65,7 +70,7 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
                 break
             report.claimed += len(rows)
             after = rows[-1]["id"]
-            if not _send_batch(write, me, config, transport, rows, report):
+            if not _send_batch(write, me, config, transport, rows, report, draw):
                 break
     finally:
         transport.close()
@@ -73,7 +78,7 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
 
 
 def _send_batch(write: Write, claimant: str, config: Config, transport: Transport,
-                rows: list[dict], report: SendReport) -> bool:
+                rows: list[dict], report: SendReport, draw: Drawer | None = None) -> bool:
     """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
 
     A transport that can repeat a delivery harmlessly (the Maildir) makes the whole batch durable
@@ -90,6 +95,8 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
             handed_over.clear()
 
     held: set[str] = set()              # recipients with a row deferred in this batch
+    if draw is not None:
+        draw([row["raw"] for row in rows])
     try:
         for index, row in enumerate(rows):
             if row["recipient"] in held:

@@ -30,10 +30,12 @@ class Picture:
     alt: str                            # the FEN: what a reader without pictures can paste
     key: str                            # a stable id of the content, usable as a MIME Content-ID
 
-    def img(self, src: str) -> str:
-        """The HTML <img> element showing the picture from `src` (e.g. "cid:KEY@DOMAIN")."""
+    def img(self, src: str, *, shrink: bool = True) -> str:
+        """The HTML <img> element showing the picture from `src` (e.g. "cid:KEY@DOMAIN"), shrunk to
+        the reader's window (`shrink`), else at its own size (a strip the window scrolls along)."""
+        fit = "max-width:100%;height:auto" if shrink else "max-width:none"
         return (f'<img src="{escape(src)}" width="{self.width}" height="{self.height}" '
-                f'alt="{escape(self.alt)}" style="max-width:100%;height:auto">')
+                f'alt="{escape(self.alt)}" style="{fit}">')
 
 
 def draw(view: View) -> Picture:

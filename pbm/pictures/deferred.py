@@ -19,8 +19,10 @@ import json
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 
 import rules
+from pbm.faults import crash_point
 from pbm.pictures import Picture, cached_draw
 from pbm.pictures.drawing import size
 from pbm.pictures.view import view_from
@@ -62,8 +64,22 @@ def fill(raw: bytes) -> bytes:
     return _PLACEHOLDER.sub(lambda m: _encoded(m.group(1)), raw)
 
 
-KEPT = 64                               # views whose base64 is kept: an event's, and the last few
+KEPT = 256                              # views whose base64 is kept: a batch's (claims.BATCH), drawn ahead
 _done: OrderedDict[bytes, bytes] = OrderedDict()
+
+
+def undrawn(raws: Iterable[bytes]) -> list[bytes]:
+    """The views named in `raws` whose pictures are not made yet, each once: for the outbox's
+    drawing processes (pbm.runners.drawers) to draw on every core before the mails are filled."""
+    return list(dict.fromkeys(token for raw in raws if MARK in raw
+                              for token in _PLACEHOLDER.findall(raw) if token not in _done))
+
+
+def draw_token(token: bytes) -> bytes | None:
+    """The base64 lines of a view's picture, in a drawing process (`PBM_FAULT=while-drawing`
+    kills it here, for the crash tests); None if it could not be drawn."""
+    crash_point("while-drawing")
+    return _lines(token)
 
 
 def _encoded(token: bytes) -> bytes:
@@ -72,14 +88,29 @@ def _encoded(token: bytes) -> bytes:
     if token in _done:
         _done.move_to_end(token)
         return _done[token]
-    data = _drawn(token)
-    text = binascii.b2a_base64(data, newline=False)
-    lines = b"\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
-    if data is not BLANK:
-        _done[token] = lines
-        if len(_done) > KEPT:
-            _done.popitem(last=False)
+    lines = _lines(token)
+    if lines is None:
+        return _base64_lines(BLANK)
+    keep(token, lines)
     return lines
+
+
+def _lines(token: bytes) -> bytes | None:
+    """The view's picture as base64 lines; None if it could not be drawn."""
+    data = _drawn(token)
+    return None if data is BLANK else _base64_lines(data)
+
+
+def _base64_lines(data: bytes) -> bytes:
+    text = binascii.b2a_base64(data, newline=False)
+    return b"\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+
+def keep(token: bytes, lines: bytes) -> None:
+    """Keep a view's base64 lines for the mails that show it."""
+    _done[token] = lines
+    if len(_done) > KEPT:
+        _done.popitem(last=False)
 
 
 def _drawn(token: bytes) -> bytes:

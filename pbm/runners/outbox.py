@@ -36,6 +36,7 @@ from pbm.model.db import Database
 from pbm.model.store import open_db
 from pbm.outbox import claims, sending
 from pbm.runners import processes as link
+from pbm.runners.drawers import Drawers
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     write = functools.partial(_write, main_link)
     db = open_db(config)
+    drawers = Drawers()
     swept = 0.0
     try:
         link.send_blocking(main_link, claims.claimant())     # replies are claimed for it when queued
@@ -100,22 +102,24 @@ def run_child(config: Config, main_link: socket.socket) -> None:
             sweep = time.monotonic() - swept >= OUTBOX_POLL
             if sweep:
                 swept = time.monotonic()
-            full = _send_batch(db, config, write, sweep)
+            full = _send_batch(db, config, write, sweep, drawers)
             if not full and select.select([main_link], [], [], OUTBOX_GATHER)[0]:
                 break                   # the main process never writes unasked: it is gone
     except MainProcessGone:
         pass
     finally:
+        drawers.close()
         db.close()
 
 
-def _send_batch(db: Database, config: Config, write: claims.Write, sweep: bool) -> bool:
+def _send_batch(db: Database, config: Config, write: claims.Write, sweep: bool,
+                draw: sending.Drawer) -> bool:
     """Send one batch of due replies (if `sweep`, claim even with none due); True if the batch
     was full, so that more may be due already."""
     try:
         if not sweep and not sending.any_due(db, claims.claimant()):
             return False
-        report = sending.send_due(db, config, write=write, batches=1)
+        report = sending.send_due(db, config, write=write, batches=1, draw=draw)
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")
     except WriteFailed as e:            # the rows stay claimed, and are sent again later
         log.warning("outbox: %s", e)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
+from pbm import clock
 from pbm.config import Config
 from pbm.upkeep import health, replica
 
@@ -141,6 +143,32 @@ def _replica(config: Config) -> Iterator[str]:
     yield f"{NOTE}{line}" if current else line
 
 
+def _outages(config: Config) -> Iterator[str]:
+    """The last outage of the server (a gap between heartbeats, credited to the clocks), and
+    whether the timers still run."""
+    path = config.data_dir / "pbm.sqlite3"
+    if not path.exists():
+        return
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
+        try:
+            last = db.execute("SELECT started_at, ended_at FROM outages ORDER BY id DESC LIMIT 1").fetchone()
+            beat = db.execute("SELECT at FROM heartbeats WHERE name = 'timers'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:               # an older schema: pbm migrates it when it next opens it
+        return
+    if last:
+        hours = (datetime.fromisoformat(last[1]) - datetime.fromisoformat(last[0])) / timedelta(hours=1)
+        yield (f"{NOTE}the last outage: no heartbeat from {last[0][:16]} to {last[1][:16]} UTC "
+               f"({hours:.1f} hours), given back to every running clock")
+    if beat is None:
+        yield f"{NOTE}the timers have not run yet (pbm serve runs them; else pbm timers from cron)"
+    elif clock.now() - datetime.fromisoformat(beat[0]) > timedelta(hours=config.clocks.outage_after):
+        yield (f"the timers last ran at {beat[0][:16]} UTC: start pbm serve, or run pbm timers from "
+               f"cron at least every {config.clocks.outage_after:g} hours")
+
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -149,4 +177,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("templates", _templates),
     ("lmtp", _lmtp),
     ("replica", _replica),
+    ("outages", _outages),
 ]
