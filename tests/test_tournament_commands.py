@@ -48,6 +48,9 @@ def pairings(post: PostOffice) -> list[tuple]:
      "--tiebreaks=BH-C1,BH,SB; from: BH,BH-C1,BH-C2,BH-M1,BH-M2,SB,SB-C1,DE,WIN,WON,BPG,BWG,PS,ARO."),
     ("--system=swiss --rounds=3 --tiebreaks=BH,bh", "\"BH\" is not a tie-break pbm knows, or it is "
      "there twice."),
+    ("--system=swiss --rounds=3 --band=1800-1400", "--band=1800-1400 is not a rating band: write "
+     "--band=MIN-MAX, the lowest and the highest rating that may join, for example --band=1400-1800."),
+    ("--system=swiss --rounds=3 --band=high", "--band=high is not a rating band"),
 ])
 def test_create_says_what_is_wrong(post, options, refusal):
     assert refusal in answer(post, "alice", f"xiangqi tournament create cup alice PW {options}")

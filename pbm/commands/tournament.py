@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pbm import catalogue, i18n
 from pbm.commands import notify, play, rounds, turns, wording
+from pbm.commands import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
@@ -22,7 +23,7 @@ from pbm.model import games, ratings, reliability, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
 from pbm.outbox import compose
-from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, tiebreaks, trf
+from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, trf
 
 SUBVERBS = ("create", "join", "leave", "start", "show", "record", "withdraw", "cancel")
 # words after the sub-verb: (fewest, most)
@@ -69,7 +70,7 @@ def tournament(ctx: Context, req: Request) -> None:
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
-                      "[--tiebreaks=LIST] [--timeout=DAYS] [-params] [unrated]",
+                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--timeout=DAYS] [-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
@@ -87,7 +88,8 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                              "out), not \"{word}\".").format(word=words[3]))
     options = dict(req.options)
     system, double, wanted = _system(options)
-    chosen = _tiebreaks(options, system)
+    chosen = choices.tiebreaks(options, system)
+    band = choices.band(options)
     most = _max_timeouts(options)
     game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
@@ -96,14 +98,15 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
         raise CommandError(_("There is already a {title} tournament called {name}; choose another "
                              "name.").format(title=title, name=name))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
-                           rating == "rated" and not unrated and fen is None, ctx.now, chosen)
+                           rating == "rated" and not unrated and fen is None, ctx.now, chosen, band)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
-                       command=f"{variant} tournament start {name} {user} PASSWORD")])
+                       command=f"{variant} tournament start {name} {user} PASSWORD"),
+                   *choices.described(t)])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -129,32 +132,6 @@ def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
         raise CommandError(_("A Swiss tournament needs its number of rounds: --rounds=N with N from 1 "
                              "to {most}{wrong}.").format(most=MAX_ROUNDS, wrong=wrong))
     return system, double, int(given)
-
-
-def _tiebreaks(options: dict[str, str], system: str) -> tuple[str, ...] | None:
-    """--tiebreaks taken out of `options`: FIDE's abbreviations in order (None: the defaults)."""
-    given = options.pop("tiebreaks", None)
-    if given is None:
-        return None
-    if system == "knockout":
-        raise CommandError(_("--tiebreaks is for round robins and Swiss tournaments: a knockout "
-                             "ranks its players by the round they reached."))
-    codes = tuple(code.strip().upper() for code in given.split(","))
-    usable = [c for c in tiebreaks.NAMES if system != "roundrobin"
-              or c not in tiebreaks.NOT_IN_ROUND_ROBINS]
-    for code in codes:
-        if code in tiebreaks.NOT_IN_ROUND_ROBINS and system == "roundrobin":
-            raise CommandError(_("--tiebreaks={given}: {code} is a Buchholz, which FIDE's rules do "
-                                 "not use in a round robin, where everyone meets everyone. Choose "
-                                 "from: {codes}.").format(given=given, code=code,
-                                                          codes=",".join(usable)))
-        if code not in tiebreaks.NAMES or codes.count(code) > 1:
-            raise CommandError(_("--tiebreaks={given}: \"{code}\" is not a tie-break pbm knows, or "
-                                 "it is there twice. Give FIDE's abbreviations, each once, in "
-                                 "order, for example --tiebreaks={example}; from: {codes}.").format(
-                given=given, code=code, example="BH-C1,BH,SB" if system == "swiss" else "SB,DE",
-                codes=",".join(usable)))
-    return codes
 
 
 def _max_timeouts(options: dict[str, str]) -> int | None:
@@ -192,6 +169,7 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
+    choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).rating)
     most, had = reliability.max_timeouts(ctx.db, t.id), reliability.timeouts(ctx.db, user, ctx.now)
     if most is not None and had > most:
         raise CommandError(_("{name} takes players with at most {most} time-outs in the last 12 months, "
@@ -308,7 +286,8 @@ def show(ctx: Context, t: Tournament) -> None:
     if t.status == tournaments.OPEN:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
-            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD")]
+            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
+            *choices.described(t)]
     else:
         lines = []
     text, html = rounds.render(values, lines)

@@ -398,10 +398,12 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
-# 11: a tournament's tie-breaks, chosen at its creation: FIDE's abbreviations, comma-separated
-# ("BH-C1,BH,SB"); empty: the system's defaults (pbm.tournaments.tiebreaks).
-TOURNAMENT_TIEBREAKS = """
+# 11: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
+# FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), and the
+# rating band of the entry ("1400-1800"; empty: everyone).
+TOURNAMENT_CHOICES = """
 ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN band TEXT NOT NULL DEFAULT '';
 """
 
 MIGRATIONS: list[str | Callable[[Database], None]] = [
@@ -415,5 +417,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     TOURNAMENTS,
     CLOCKS,
     APPEALS,
-    TOURNAMENT_TIEBREAKS,
+    TOURNAMENT_CHOICES,
 ]

@@ -40,6 +40,7 @@ class Tournament:
     started_at: str | None
     finished_at: str | None
     tiebreaks: tuple[str, ...] | None = None     # None: the system's defaults
+    band: tuple[int, int] | None = None           # the ratings that may join; None: all
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Played:
 
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
-            "round, created_at, started_at, finished_at, tiebreaks")
+            "round, created_at, started_at, finished_at, tiebreaks, band")
 
 
 def _tournament(row: tuple) -> Tournament:
@@ -73,6 +74,7 @@ def _tournament(row: tuple) -> Tournament:
     values[5], values[9] = bool(values[5]), bool(values[9])
     values[7], values[8] = json.loads(values[7]), json.loads(values[8])
     values[15] = tuple(values[15].split(",")) if values[15] else None
+    values[16] = tuple(int(v) for v in values[16].split("-")) if values[16] else None
     return Tournament(*values)
 
 
@@ -83,12 +85,14 @@ def good_name(name: str) -> bool:
 
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
            rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
-           tiebreaks: tuple[str, ...] | None = None) -> Tournament:
+           tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None
+           ) -> Tournament:
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at, tiebreaks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "rated, status, created_at, tiebreaks, band) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
-         json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ())])
+         json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ()),
+         "-".join(map(str, band)) if band else ""])
     return by_id(db, cursor.lastrowid)
 
 

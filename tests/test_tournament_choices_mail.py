@@ -1,13 +1,14 @@
-"""The TRF of a Swiss played by mail through `pbm deliver`: `GAME tournament record NAME` attaches it,
-it reads back line by line into the same pairings and results as the database's, `pbm tournament
-check` pairs its rounds again with pbm's pairer and finds no difference, and `pbm export` writes
-the same file."""
+"""A director's choices through `pbm deliver`, one process per mail: a rating band refusing a join,
+and the TRF of a Swiss: `GAME tournament record NAME` attaches it, it reads back line by line into
+the same pairings and results as the database's, `pbm tournament check` pairs its rounds again with
+pbm's pairer and finds no difference, and `pbm export` writes the same file."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from support.postoffice import text
-from test_tournament_mail import PLAYERS, open_tournament, pairings, play_out, send, start
+from test_tournament_mail import (PLAYERS, address, open_tournament, pairings, password, play_out,
+                                  send, start)
 
 from pbm.tournaments.trf import read, write
 
@@ -46,3 +47,22 @@ def test_a_swiss_record_is_a_trf_that_reads_back(pbm_env, tmp_path: Path):
     exported = pbm_env.run("export", str(tmp_path / "out"))
     assert exported.returncode == 0 and "trf 1" in exported.stdout.decode()
     assert (tmp_path / "out" / "trf" / "xiangqi-cup.trf").read_text() == trf
+
+
+def test_a_join_outside_the_rating_band_is_refused(pbm_env):
+    for user in ("ann", "ben", "cat"):
+        send(pbm_env, user, f"signup {user} {password(user)}")
+    [created] = send(pbm_env, "ann", f"xiangqi tournament create open ann {password('ann')} "
+                                     f"--system=roundrobin --band=1500-1599")
+    assert "Players rated 1500 to 1599 in Xiangqi may join (a new player counts as 1600)." in \
+        " ".join(text(created).split())
+    # everyone starts at 1600: ben is refused, with the band and his rating named
+    [refused] = send(pbm_env, "ben", f"xiangqi tournament join open ben {password('ben')}")
+    said = " ".join(text(refused).split())
+    assert ("open takes players rated 1500 to 1599 in Xiangqi, and the rating of ben is 1600. "
+            "Tournaments that take everyone: xiangqi tournaments") in said
+    assert pbm_env.query("SELECT count(*) FROM tournament_entrants") == [(0,)]
+    [created] = send(pbm_env, "ann", f"xiangqi tournament create wide ann {password('ann')} "
+                                     f"--system=roundrobin --band=1500-1700")
+    [joined] = send(pbm_env, "cat", f"xiangqi tournament join wide cat {password('cat')}")
+    assert "player number 1" in text(joined) and address("cat") == joined["To"]
