@@ -60,3 +60,18 @@ def test_check_finds_the_rounds_another_program_paired_otherwise():
                                                        Game(3, b.white, a.black, b.result)]
     found = check(read(write(Report("club", "swiss", 4, entrants, swapped))))
     assert found and found[0].startswith("round 3: the file pairs ")
+
+
+def test_a_trf_from_another_program_reads_and_is_paired_again():
+    """caissify-pairings writes a TRF of a Swiss it paired itself (names with commas, another 092
+    wording, its initial colour drawn by lot): pbm reads every player and game, and `check` finds
+    the same games in every round; where colours differ it is only the colour rule 5.2.4 read as
+    FIDE writes it (the higher ranked by score first: tests/test_tournament_dutch.py)."""
+    from caissify_pairings.rtg import generate_tournament
+    for seed in range(3):
+        text = generate_tournament(num_players=11, num_rounds=5, seed=seed)
+        report = read(text)
+        assert len(report.entrants) == 11 and report.rounds == 5
+        assert all(sum(1 for g in report.games if g.round == n) == 6 for n in range(1, 6))
+        for line in check(report):
+            assert ": the same games, colours differ:" in line, line

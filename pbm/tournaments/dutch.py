@@ -30,9 +30,11 @@ BYE = ("bye",)                    # the bye node: a tuple, so it never equals a 
 
 
 def pair(entrants: list[Entrant], games: list[Game], round_no: int,
-         withdrawn: Iterable[str] = frozenset(), rounds: int | None = None) -> list[Pairing]:
+         withdrawn: Iterable[str] = frozenset(), rounds: int | None = None,
+         initial: str = "W") -> list[Pairing]:
     """The pairings of Swiss round `round_no` (of `rounds`), board by board, the bye last; a
-    pairing that breaks a relaxed absolute criterion names it in `relaxed`."""
+    pairing that breaks a relaxed absolute criterion names it in `relaxed`; `initial`: the colour
+    drawn for the first player (White in pbm's own tournaments)."""
     field = players(entrants, games, round_no, withdrawn, last=round_no == rounds)
     if len(field) < 2:
         raise ValueError("a Swiss round needs two players")
@@ -42,7 +44,7 @@ def pair(entrants: list[Entrant], games: list[Game], round_no: int,
             break
         relaxed |= {rule}
     pairs, bye = brackets(field, relaxed)
-    ordered = [colours(*sorted(p, key=lambda x: x.rank)) for p in pairs]
+    ordered = [colours(*sorted(p, key=lambda x: x.rank), initial) for p in pairs]
     ordered.sort(key=lambda p: (-max(p[0].score, p[1].score), -(p[0].score + p[1].score),
                                 min(p[0].rank, p[1].rank)))          # C.04.2: the boards' order
     found = [Pairing(round_no, board, w.user, b.user, relaxed=broken(w, b, relaxed))

@@ -126,11 +126,12 @@ def broken(white: Player, black: Player, relaxed: frozenset[str]) -> str | None:
     return None
 
 
-def colours(high: Player, low: Player) -> tuple[Player, Player]:
-    """(White, Black) for `high` (the higher ranked) and `low`, by the Dutch rules (C.04.3 5.2)."""
+def colours(high: Player, low: Player, initial: str = "W") -> tuple[Player, Player]:
+    """(White, Black) for `high` (the higher ranked) and `low`, by the Dutch rules (C.04.3 5.2);
+    `initial`: the initial colour (pbm always draws White; a TRF may have drawn Black)."""
     (ph, sh), (pl, sl) = high.preference, low.preference
-    if ph is None and pl is None:                        # 5.2.5: odd numbers have White first
-        return (high, low) if high.number % 2 else (low, high)
+    if ph is None and pl is None:                        # 5.2.5: odd numbers have the initial colour
+        return (high, low) if bool(high.number % 2) == (initial == "W") else (low, high)
     if ph is None or pl is None or ph != pl:             # 5.2.1: both preferences, or the only one
         wants_white = ph == "W" if ph is not None else pl == "B"
         return (high, low) if wants_white else (low, high)

@@ -7,7 +7,8 @@ the format (starting rank, name, rating, points, rank, then one column of ten ch
 round: opponent's starting rank, colour w/b, result 1 = 0 + - for games, "0000 - U" for the
 pairing-allocated bye, "0000 - Z" for a round a player was not paired in, blank while a game is
 played), and XXR, the number of rounds, which pairing programs read for a Swiss.  A player's name
-is their user id; a rating of 0 (none) is left blank.
+is their user id; a rating of 0 (none) is left blank.  Read: the same lines from any program (other
+header lines are kept as they are; XXC, the initial colour, is used by `check`).
 """
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def read(text: str) -> Report:
             report.system = next((s for s, t in TYPES.items() if t.lower() == kind), "swiss")
         elif code == "XXR":
             report.rounds = int(line[4:].strip())
-        elif code.isdigit() and code != "062":         # 062 is counted again when written
+        elif code == "XXC" or code.isdigit() and code != "062":    # 062 is counted when written
             report.header[code] = line[4:]
     users = {e.number: e.user for e in report.entrants}
     for number, cells in rows.items():
@@ -109,6 +110,18 @@ def result_of(white: str, black: str) -> str | None:
     return {"1": "1-0", "0": "0-1", "=": "1/2-1/2"}[white]
 
 
+def initial(report: Report) -> str:
+    """The initial colour the file's pairing drew: XXC when it says (white1, black1), else the
+    colour of the first player by rating in round 1 (C.04.3 5.2.5 gives it to them)."""
+    said = report.header.get("XXC", "").strip().lower()
+    if said.startswith(("white", "black")):
+        return said[0].upper()
+    first = min(report.entrants, key=lambda e: (-e.rating, e.user), default=None)
+    game = next((g for g in report.games if g.round == 1 and g.black is not None and first
+                 and first.user in (g.white, g.black)), None)
+    return "B" if game is not None and game.black == first.user else "W"
+
+
 def check(report: Report) -> list[str]:
     """Each Swiss round of `report` paired again by pbm from the rounds before it: the rounds
     where pbm pairs differently, one line each ("" for none)."""
@@ -119,13 +132,17 @@ def check(report: Report) -> list[str]:
         theirs = [g for g in report.games if g.round == n]
         present = {u for g in theirs for u in (g.white, g.black) if u}
         absent = {e.user for e in report.entrants} - present
-        ours = pair(report.entrants, report.games, n, absent, report.rounds)
+        ours = pair(report.entrants, report.games, n, absent, report.rounds, initial(report))
 
         def shown(pairs) -> str:
             return ", ".join(f"{numbers[w]}-{numbers[b]}" if b else f"{numbers[w]} bye"
                              for w, b in sorted(pairs, key=lambda p: numbers[p[0]]))
         mine = {(p.white, p.black) for p in ours}
         given = {(g.white, g.black) for g in theirs}
-        if mine != given:
+        if {frozenset(p) for p in mine} == {frozenset(p) for p in given}:
+            if mine != given:
+                found.append(f"round {n}: the same games, colours differ: the file "
+                             f"{shown(given - mine)}; pbm {shown(mine - given)}")
+        else:
             found.append(f"round {n}: the file pairs {shown(given)}; pbm pairs {shown(mine)}")
     return found
