@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pbm.tournaments.model import Entrant, Game, Pairing, score
+from pbm.tournaments.model import Entrant, Game, score
 
 ABSOLUTE, STRONG, MILD = 3, 2, 1
 RELAXATIONS = ("colour", "bye", "rematch")    # the absolute criteria C3, C2, C1, dropped in turn
