@@ -66,3 +66,33 @@ def test_a_join_outside_the_rating_band_is_refused(pbm_env):
                                      f"--system=roundrobin --band=1500-1700")
     [joined] = send(pbm_env, "cat", f"xiangqi tournament join wide cat {password('cat')}")
     assert "player number 1" in text(joined) and address("cat") == joined["To"]
+
+
+def test_a_thematic_round_robin_to_its_end_is_rated(pbm_env):
+    users = PLAYERS[:3]
+    open_tournament(pbm_env, users, "--system=roundrobin --theme=h3e3,h10g8,H2+3")
+    [shown] = send(pbm_env, "ben", "xiangqi tournament show cup")
+    assert "A thematic tournament: every game starts after 1. C2=5 H8+7 2. H2+3." in " ".join(
+        text(shown).split())
+    mails = start(pbm_env)
+    new = [m for m in mails if m["Subject"].startswith("New Xiangqi Board")]
+    assert new and all("A thematic game: it starts after 1. C2=5 H8+7 2. H2+3 (book)." in
+                       " ".join(text(m).split()) for m in new)
+    for _ in range(3):                      # three rounds: each game, Black (to move) plays, Red resigns
+        for row in [r for r in pairings(pbm_env) if r[5] is not None and r[4] is None]:
+            _, _, white, black, _, number = row
+            assert pbm_env.query(f"SELECT to_move, ply FROM games WHERE board = {number}") == [
+                (black, 0)]
+            send(pbm_env, black, f"xiangqi move {number} {black} {password(black)} a7a6")
+            mails = send(pbm_env, white, f"xiangqi resign {number} {white} {password(white)}")
+    assert pbm_env.query("SELECT status FROM tournaments") == [("finished",)]
+    # every game started from the theme's position, rated, its result a game's, not a forfeit
+    fens = pbm_env.query("SELECT DISTINCT start_fen, rated FROM games")
+    assert fens == [("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2", 1)]
+    assert {r[4] for r in pairings(pbm_env) if r[3]} == {"0-1"}
+    assert pbm_env.query("SELECT count(DISTINCT game_id) FROM rating_changes") == [(3,)]
+    assert all(rating != 1600 for (rating,) in pbm_env.query("SELECT rating FROM ratings"))
+    number = pairings(pbm_env)[0][5]
+    [record] = send(pbm_env, "ann", f"xiangqi record {number}")
+    pgn = " ".join(text(record).split())
+    assert "[SetUp \"1\"]" in pgn and "{book: 1. C2=5 H8+7 2. H2+3} 2... " in pgn

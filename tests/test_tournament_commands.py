@@ -51,6 +51,8 @@ def pairings(post: PostOffice) -> list[tuple]:
     ("--system=swiss --rounds=3 --band=1800-1400", "--band=1800-1400 is not a rating band: write "
      "--band=MIN-MAX, the lowest and the highest rating that may join, for example --band=1400-1800."),
     ("--system=swiss --rounds=3 --band=high", "--band=high is not a rating band"),
+    ("--system=roundrobin --theme=h3e3,h3e3", "--theme=h3e3,h3e3: move 2, h3e3, cannot be played:"),
+    ("--system=roundrobin --theme=,", "--theme=, leaves no game to play: give the opening moves"),
 ])
 def test_create_says_what_is_wrong(post, options, refusal):
     assert refusal in answer(post, "alice", f"xiangqi tournament create cup alice PW {options}")

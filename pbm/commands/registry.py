@@ -233,10 +233,11 @@ COMMANDS: list[Command] = [
             tournament.tournament,
             game=True, min_args=2, max_args=5, params=True, passwords=(3,),
             details=N_("create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
-                    "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--timeout=DAYS] [-params] "
-                    "[unrated]: you direct it (--rounds for a Swiss, --double for a double round "
-                    "robin, --tiebreaks: FIDE's abbreviations in order, such as BH-C1,BH,SB, --band: "
-                    "the ratings that may join). join NAME USERID PASSWORD enters "
+                    "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
+                    "[-params] [unrated]: you direct it (--rounds for a Swiss, --double for a double "
+                    "round robin, --tiebreaks: FIDE's abbreviations in order, such as BH-C1,BH,SB, "
+                    "--band: the ratings that may join, --theme: the moves every game starts after). "
+                    "join NAME USERID PASSWORD enters "
                     "it, leave takes the entry back (after the start: you forfeit the rest). start "
                     "NAME USERID PASSWORD (the director) pairs round 1 and starts its games; each "
                     "next round starts by itself when the last game of a round ends. show NAME: "

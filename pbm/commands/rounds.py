@@ -17,6 +17,7 @@ from dataclasses import replace
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import notify, play, turns, wording
+from pbm.commands import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model import accounts, games, tournaments
@@ -100,9 +101,15 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     for pairing in pairings:
         game_id = None
         if pairing.black is not None and pairing.result is None:
-            board, game, chosen = play.start(ctx, t.variant, t.params, t.options, pairing.white,
-                                             pairing.black, pairing.white, expires_at=None,
-                                             rated=t.rated)
+            # after an odd theme Black moves first, and a game's first player is the one to move
+            first, second = ((pairing.black, pairing.white) if len(t.theme or ()) % 2
+                             else (pairing.white, pairing.black))
+            board, game, chosen = play.start(ctx, t.variant, t.params, t.options, first, second,
+                                             pairing.white, expires_at=None, rated=t.rated)
+            if t.theme:
+                game = from_theme(ctx, t, board)
+                chosen = [lazy(lambda: _("A thematic game: it starts after {moves} (book).").format(
+                    moves=choices.book(t)))]
             game_id = board.id
             games.add_event(ctx.db, board, "tournament", t.director,
                             f"{t.name} round {pairing.round} board {pairing.board}", ctx.now)
@@ -118,6 +125,20 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     ctx.board = asked_about
     t.round = max(t.round, pairings[0].round)
     tournaments.save(ctx.db, t)
+
+
+def from_theme(ctx: Context, t: Tournament, board: Board) -> rules.Game:
+    """Start `board` from the position after the tournament's theme, still rated; the record
+    keeps the theme's moves as book."""
+    game = choices.themed(t)
+    games.set_start(ctx.db, board, board.params, game.fen())
+    board.to_move = board.player_of(game.turn)
+    games.add_event(ctx.db, board, "book", None, choices.book(t), ctx.now)
+    turns.schedule(ctx, board)
+    games.save(ctx.db, board, ctx.now)
+    fresh = board.replay()
+    games.remember(board, fresh)
+    return fresh
 
 
 def finish(ctx: Context, t: Tournament) -> None:

@@ -70,7 +70,8 @@ def tournament(ctx: Context, req: Request) -> None:
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
-                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--timeout=DAYS] [-params] [unrated]",
+                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
+                      "[-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
@@ -91,14 +92,16 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     chosen = choices.tiebreaks(options, system)
     band = choices.band(options)
     most = _max_timeouts(options)
-    game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
+    theme = choices.theme(options, variant, params)
+    game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
     if tournaments.get(ctx.db, variant, name):
         raise CommandError(_("There is already a {title} tournament called {name}; choose another "
                              "name.").format(title=title, name=name))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
-                           rating == "rated" and not unrated and fen is None, ctx.now, chosen, band)
+                           rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
+                           theme)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),

@@ -399,11 +399,13 @@ def _redact_at_rest(db: Database) -> None:
 
 
 # 11: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
-# FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), and the
-# rating band of the entry ("1400-1800"; empty: everyone).
+# FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), the rating
+# band of the entry ("1400-1800"; empty: everyone) and the theme (the moves every game starts after,
+# as coordinates, comma-separated; empty: none).
 TOURNAMENT_CHOICES = """
 ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
 ALTER TABLE tournaments ADD COLUMN band TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN theme TEXT NOT NULL DEFAULT '';
 """
 
 MIGRATIONS: list[str | Callable[[Database], None]] = [

@@ -41,6 +41,7 @@ class Tournament:
     finished_at: str | None
     tiebreaks: tuple[str, ...] | None = None     # None: the system's defaults
     band: tuple[int, int] | None = None           # the ratings that may join; None: all
+    theme: tuple[str, ...] | None = None          # the moves every game starts after
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Played:
 
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
-            "round, created_at, started_at, finished_at, tiebreaks, band")
+            "round, created_at, started_at, finished_at, tiebreaks, band, theme")
 
 
 def _tournament(row: tuple) -> Tournament:
@@ -75,6 +76,7 @@ def _tournament(row: tuple) -> Tournament:
     values[7], values[8] = json.loads(values[7]), json.loads(values[8])
     values[15] = tuple(values[15].split(",")) if values[15] else None
     values[16] = tuple(int(v) for v in values[16].split("-")) if values[16] else None
+    values[17] = tuple(values[17].split(",")) if values[17] else None
     return Tournament(*values)
 
 
@@ -85,14 +87,15 @@ def good_name(name: str) -> bool:
 
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
            rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
-           tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None
-           ) -> Tournament:
+           tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None,
+           theme: tuple[str, ...] | None = None) -> Tournament:
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at, tiebreaks, band) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "rated, status, created_at, tiebreaks, band, theme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
          json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ()),
-         "-".join(map(str, band)) if band else ""])
+         "-".join(map(str, band)) if band else "", ",".join(theme or ())])
     return by_id(db, cursor.lastrowid)
 
 
