@@ -1,22 +1,23 @@
-"""The `pbm` command: serve, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
+"""The `pbm` command: serve, web, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
 
-Exit codes follow sysexits.h, as MTAs expect of a delivery program: `pbm deliver` exits 0 only
-once the message is durably recorded, and 75 (EX_TEMPFAIL: the MTA keeps the message and tries
-again) whenever it is not -- whatever the reason, so that no mail is ever lost to a bounce.  (Handing
-the message to a running `pbm serve`, it exits with the server's verdict: pbm.runners.handover.)
-Logs go to stderr and name messages by Message-ID, never by subject or body (passwords!).
+Exit codes follow sysexits.h, as MTAs expect of a delivery program (`pbm deliver`:
+pbm.runners.deliver).  Logs go to stderr and name messages by Message-ID, never by subject or
+body (passwords!).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
 
+# Not `typing.TYPE_CHECKING`: a `pbm deliver` that hands its message to a running server imports
+# next to nothing (pbm.runners.deliver.early), and typing, argparse and collections.abc are not
+# nothing.  Type checkers read this name as they read typing's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pbm.config import Config
-    from pbm.runners import handover
+    import argparse
+    from collections.abc import Sequence
+
+    from pbm.config import Config, ConfigError
 
 EX_OK = 0
 EX_USAGE = 64
@@ -27,14 +28,49 @@ EX_CONFIG = 78
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command.  `pbm deliver` exits 75 on anything that is not a verdict on the message
+    (wrong usage, a crash): Postfix's pipe bounces on 64 and on any status outside sysexits.h
+    (argparse's 2, Python's 1), and a bounce loses a move."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    delivering = "deliver" in argv
+    try:
+        early = None
+        if delivering:
+            from pbm.runners import deliver
+            # a running server takes the message before anything else is imported (then this exits)
+            early = deliver.early(argv, os.environ.get("PBM_CONFIG"))
+        return _main(argv, early)
+    except SystemExit as e:             # argparse: 2 on wrong usage, 0 after --help
+        if e.code != 2:
+            raise
+        if delivering:
+            print("pbm: exit 75 so that the MTA retries", file=sys.stderr)
+            return EX_TEMPFAIL
+        return EX_USAGE
+    except Exception:
+        if not delivering:
+            raise
+        import traceback
+        print(f"pbm: message not recorded, exit 75 so that the MTA retries:\n{traceback.format_exc()}",
+              file=sys.stderr)
+        return EX_TEMPFAIL
+
+
+def _main(argv: list[str], early: object) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
     args = _parser().parse_args(argv)
     if args.command == "deliver":
-        args.no_server = _hand_over(args)   # exits with its answer if a running server takes it
+        from pbm.runners import deliver
+        args.sender = deliver.null_sender(args.sender)
+        # exits with its answer if a running server takes it (unless `early` asked it already)
+        args.no_server = early.no_server if isinstance(early, deliver.Early) else \
+            deliver.hand_over(args.config, args.sender, args.recipient)
     from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
     except ConfigError as e:
+        if args.command == "doctor":
+            return _doctor(e, args)
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
     _start(config, args.command)
@@ -59,19 +95,25 @@ def _start(config: Config, command: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-email game server.")
     parser.add_argument("--config", metavar="FILE", default=os.environ.get("PBM_CONFIG"),
                         help="TOML configuration file (default: $PBM_CONFIG, else built-in defaults)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="SMTP listener, outbox worker and timers")
+    serve = sub.add_parser("serve", help="SMTP listener, outbox worker and timers (and the pages, with [web])")
     serve.set_defaults(run=_serve)
+
+    pages = sub.add_parser("web", help="the read-only game pages of [web] alone (mail taken by pbm deliver)")
+    pages.set_defaults(run=_web)
 
     deliver = sub.add_parser("deliver", help="take one message on standard input (MTA pipe)")
     deliver.add_argument("--sender", metavar="ADDRESS",
-                         help='envelope sender (Postfix: ${sender}); "" is the null return path')
-    deliver.add_argument("--recipient", metavar="ADDRESS", action="append", default=[],
-                         help="envelope recipient (Postfix: ${recipient}); may be repeated")
+                         help='envelope sender (Postfix: ${sender}); "", "<>" and MAILER-DAEMON are '
+                              'the null return path')
+    deliver.add_argument("--recipient", metavar="ADDRESS", nargs="+", action="extend", default=[],
+                         help="envelope recipients (Postfix: --recipient=${recipient}); "
+                              "--recipient A B and --recipient=A --recipient=B alike")
     deliver.set_defaults(run=_deliver)
 
     poll = sub.add_parser("poll", help="take mail from the IMAP mailbox in [imap]")
@@ -99,6 +141,9 @@ def _parser() -> argparse.ArgumentParser:
     timers.set_defaults(run=_timers)
 
     doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
+    doctor.add_argument("--user", metavar="USER",
+                        help="check as USER, who runs pbm (the MTA pipe's user=, cron, pbm serve); "
+                             "needs root (default: the user running pbm doctor)")
     doctor.set_defaults(run=_doctor)
 
     export = sub.add_parser("export", help="games, moves, players and ratings as CSV or JSON, and "
@@ -164,12 +209,26 @@ def _tournament(config: Config, args: argparse.Namespace) -> int:
     return 1 if differ else EX_OK
 
 
-def _doctor(config: Config, args: argparse.Namespace) -> int:
+def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
+    """1 for a problem (a configuration it cannot load is one), 64 for a user that cannot be used."""
+    from pbm.config import Config
     from pbm.upkeep import doctor
-    return EX_OK if doctor.run(config) else 1
+    try:
+        user = doctor.User.named(args.user)
+    except KeyError:
+        print(f"pbm: there is no user {args.user}", file=sys.stderr)
+        return EX_USAGE
+    if user.uid != os.geteuid() and os.geteuid() != 0:
+        print(f"pbm: only root can check as another user ({args.user})", file=sys.stderr)
+        return EX_USAGE
+    if not isinstance(config, Config):
+        doctor.unreadable(config, user)
+        return 1
+    return EX_OK if doctor.run(config, user=user) else 1
 
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
+    from pbm.config import ConfigError
     from pbm.runners import serve
     from pbm.upkeep import health
     try:
@@ -177,74 +236,23 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
     except health.Damaged as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_DATAERR
+    except ConfigError as e:
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_CONFIG
+
+
+def _web(config: Config, args: argparse.Namespace) -> int:
+    from pbm.web import server
+    if not config.web.listen:
+        print("pbm: [web] listen and base_url are not set: there are no pages to serve", file=sys.stderr)
+        return EX_CONFIG
+    server.run(config)
+    return EX_OK
 
 
 def _deliver(config: Config, args: argparse.Namespace) -> int:
-    """Record the message here and send its replies: no running server took it (`_hand_over`)."""
-    import logging
-
-    from pbm.runners import handover
-    log = logging.getLogger("pbm")
-    if args.no_server is None or args.no_server.message is None:
-        raw, size = handover.read_limited(sys.stdin.buffer, config.smtp.max_message_size)
-    else:
-        raw, size = args.no_server.message
-        if len(raw) < size <= config.smtp.max_message_size:     # cut at the server's limit
-            log.warning("pbm serve takes fewer bytes than [smtp] max_message_size says: restart it; "
-                        "exit 75 so that the MTA retries")
-            return EX_TEMPFAIL
-    try:
-        from pbm import intake, logs
-        from pbm.model.store import open_db
-        from pbm.outbox import claims, sending
-        from pbm.upkeep import health
-    except Exception:                   # a broken installation must not lose mail either
-        log.exception("cannot load pbm, exit 75 so that the MTA retries")
-        return EX_TEMPFAIL
-    if args.no_server is not None:
-        log.info("delivered in this process: %s", args.no_server)
-    try:
-        db = open_db(config)
-        result = intake.accept(db, config, raw, args.sender, args.recipient, size=size,
-                               claimant=claims.claimant())
-    except intake.TransientError as e:
-        log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
-        return EX_TEMPFAIL
-    except Exception as e:
-        if health.damage(e):
-            log.error("%s; exit 75 so that the MTA retries", health.advice(config, str(e)))
-        else:
-            log.error("message not recorded, exit 75 so that the MTA retries:\n%s",
-                      logs.describe_exception(e))
-        return EX_TEMPFAIL
-    if result.outbox_ids:
-        try:        # the message is safe; whatever is not sent now stays queued
-            sending.send_due(db, config, ids=result.outbox_ids)
-        except Exception as e:
-            log.warning("replies stay queued: %s", logs.describe_exception(e))
-    _leave(EX_OK)
-
-
-def _hand_over(args: argparse.Namespace) -> handover.NoServer | None:
-    """With `[lmtp] socket`, pass the message to the server listening there (pbm.runners.handover) and
-    exit with its verdict; else why not (None: no socket), with what was read of the message."""
-    from pbm.runners import handover
-    path = handover.socket_path(args.config)
-    if path is None:
-        return None
-    try:
-        _leave(handover.hand_over(path, sys.stdin.buffer, args.sender, args.recipient))
-    except handover.NoServer as e:
-        return e
-
-
-def _leave(status: int) -> NoReturn:
-    """Exit at once: everything is committed (synchronous=FULL) and the replies written and synced,
-    so the interpreter's teardown -- freeing every module and object, a quarter of a short
-    process's life -- would only make the MTA wait.  The log (on stderr) is flushed first."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
+    from pbm.runners import deliver
+    return deliver.run(config, args.sender, args.recipient, args.no_server)
 
 
 def _poll(config: Config, args: argparse.Namespace) -> int:

@@ -108,6 +108,7 @@ class AdminsSection:
 class LmtpSection:
     socket: Path | None = None          # a Unix socket for LMTP from the local MTA; None = none
     socket_mode: int = 0o660            # who may connect: the MTA's group (see docs/operating.md)
+    socket_group: str = ""              # the MTA's group; "" = the group of the socket's folder
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,20 @@ class ImapSection:
     interval: float = 60.0              # seconds between polls of `pbm poll` without --once
 
 
+@dataclass(frozen=True)
+class WebSection:
+    listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
+    base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
+
+    @property
+    def host(self) -> str:
+        return _split_listen(self.listen)[0]
+
+    @property
+    def port(self) -> int:
+        return _split_listen(self.listen)[1]
+
+
 SECTIONS: dict[str, type] = {
     "server": ServerSection,
     "storage": StorageSection,
@@ -134,6 +149,7 @@ SECTIONS: dict[str, type] = {
     "lmtp": LmtpSection,
     "security": SecuritySection,
     "clocks": ClocksSection,
+    "web": WebSection,
 }
 
 
@@ -148,6 +164,7 @@ class Config:
     lmtp: LmtpSection
     security: SecuritySection
     clocks: ClocksSection
+    web: WebSection = field(default_factory=WebSection)
     path: Path | None = None            # the file it was read from, if any
 
     @property
@@ -245,10 +262,15 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [clocks] digest_hour must be an hour of the day, 0 to 23")
     if config.clocks.outage_after <= 0:
         raise ConfigError(f"{path}: [clocks] outage_after must be a number of hours above 0")
-    try:
-        _split_listen(config.smtp.listen)
-    except ValueError:
-        raise ConfigError(f"{path}: [smtp] listen must be HOST:PORT, not {config.smtp.listen!r}") from None
+    for section, listen in (("smtp", config.smtp.listen), ("web", config.web.listen or "x:0")):
+        try:
+            _split_listen(listen)
+        except ValueError:
+            raise ConfigError(f"{path}: [{section}] listen must be HOST:PORT, not {listen!r}") from None
+    if bool(config.web.listen) != bool(config.web.base_url) or not (
+            config.web.base_url == "" or config.web.base_url.startswith(("http://", "https://"))):
+        raise ConfigError(f"{path}: [web] listen and base_url go together, base_url an http:// or "
+                          f"https:// URL (the pages as players reach them)")
 
 
 def _split_listen(listen: str) -> tuple[str, int]:

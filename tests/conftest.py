@@ -6,7 +6,9 @@ missing part must never pass for a green run.
 """
 from __future__ import annotations
 
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,12 +16,13 @@ import pytest
 from support.postoffice import PostOffice, opened
 from support.processes import PbmEnv, PbmServer, free_port
 from support.relay import Relay
+from support.users import system_user
 
 pytest_plugins = ["support.dovecot"]     # its fixtures: dovecot, plain_dovecot, dovecot_server
 
 # A test that starts real processes or servers is slow whatever its module says: `pytest -m "not
 # slow"` runs the rest, the unit tests, in well under a minute.
-SLOW_FIXTURES = {"pbm_env", "pbm_server", "relay_env", "dovecot", "plain_dovecot", "dovecot_server"}
+SLOW_FIXTURES = {"pbm_env", "open_pbm_env", "pbm_server", "relay_env", "dovecot", "plain_dovecot", "dovecot_server"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -33,6 +36,19 @@ def pbm_env(tmp_path: Path):
     env = PbmEnv(tmp_path)
     yield env
     env.close()
+
+
+@pytest.fixture
+def open_pbm_env():
+    """A PbmEnv in a folder every user can pass (pytest's tmp_path is root's alone), for running
+    or checking pbm as the system user `pbmtest` (support.users); skipped unless root."""
+    user = system_user()
+    root = Path(tempfile.mkdtemp(prefix="pbm-open-"))
+    root.chmod(0o755)
+    env = PbmEnv(root)
+    yield env, user
+    env.close()
+    shutil.rmtree(root)
 
 
 @pytest.fixture

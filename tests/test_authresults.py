@@ -33,6 +33,21 @@ def test_only_the_configured_mtas_topmost_verdict_counts():
     assert not vouched(f"{MX}; dkim=pass header.d=evil.example")
 
 
+def test_a_forged_header_under_the_mta_s_own_id_counts_only_where_the_mta_wrote_none():
+    """RFC 8601 section 5: the MTA adds its header on top of what the sender wrote, and should
+    remove copies of its own id (OpenDMARC does not); pbm reads the topmost one with that id only.
+    Where the MTA wrote none (a milter down, with milter_default_action = accept), a forged one is
+    all there is: docs/operating.md says tempfail so that no mail arrives unchecked."""
+    forged_pass = f"{MX}; dmarc=pass header.from=example.org; spf=pass smtp.mailfrom=bob@example.org"
+    assert not vouched(f"{MX}; dmarc=none (p=none dis=none) header.from=example.org", forged_pass)
+    assert not vouched(f"{MX.upper()}; dmarc=fail header.from=example.org", forged_pass)   # ids: any case
+    unparseable = f"{MX}; dmarc=pass header.from=example.org; dkim=pass (no closing"
+    assert not vouched(unparseable, PASS)
+    assert not vouched(f"(comment) {MX}; dmarc=fail header.from=example.org", PASS)
+    assert vouched(FORGED.replace("dmarc=pass", "dmarc=fail"), PASS)    # another id above: not the MTA's
+    assert vouched(forged_pass)                                          # nothing above it: trusted
+
+
 @pytest.fixture
 def game(pbm_env: PbmEnv) -> PbmEnv:
     pbm_env.configure(security={"authserv_id": MX, "require_dmarc": True})

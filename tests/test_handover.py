@@ -63,6 +63,20 @@ def test_deliver_hands_over_to_the_running_server(pbm_env: PbmEnv, socket_path) 
     assert server.stop() == 0
 
 
+def test_the_null_sender_and_two_recipients_reach_the_server(pbm_env: PbmEnv, socket_path) -> None:
+    """MAILER-DAEMON (Postfix's pipe without null_sender=) goes on as MAIL FROM:<>; `--recipient A
+    B` as two RCPTs, one message."""
+    server = pbm_env.start_server()
+    message = pbm_env.message("help")
+    result = pbm_env.run("deliver", "--sender", "MAILER-DAEMON", "--recipient", pbm_env.address,
+                         "pbm+help@pbm.test", input=bytes(message))
+    assert (result.returncode, result.stderr) == (0, b"")        # handed over
+    assert pbm_env.query("SELECT envelope_from, envelope_to, status FROM inbound") == [
+        ("", f"{pbm_env.address},pbm+help@pbm.test", "automatic")]
+    assert server.stop() == 0
+    assert pbm_env.replies() == []
+
+
 def test_a_recipient_the_server_refuses_exits_67(pbm_env: PbmEnv, socket_path) -> None:
     server = pbm_env.start_server()
     result = pbm_env.deliver(pbm_env.message("help"), mail_from="alice@example.org",

@@ -8,7 +8,7 @@ from email.mime.text import MIMEText
 
 import pytest
 from support.postoffice import plain
-from support.processes import PbmEnv
+from support.processes import PbmEnv, wire
 
 EX_TEMPFAIL = 75
 
@@ -89,6 +89,8 @@ AUTOMATIC = {
     "null envelope sender": dict(mail_from=""),
     "null return-path header": dict(headers={"Return_Path": "<>"}),
     "mailer-daemon envelope": dict(mail_from="MAILER-DAEMON@mx.example.org"),
+    "postfix pipe's null sender": dict(mail_from="MAILER-DAEMON"),    # pipe(8) without null_sender=
+    "angle brackets null sender": dict(mail_from="<>"),
 }
 
 
@@ -104,6 +106,43 @@ def test_automatic_mail_is_recorded_and_never_answered(pbm_env: PbmEnv, kind: st
     assert pbm_env.replies() == []
     [(status, detail)] = inbound_rows(pbm_env)
     assert status == "automatic" and detail
+
+
+@pytest.mark.parametrize("sender", ["MAILER-DAEMON", "<>", ""])
+def test_every_spelling_of_the_null_sender_is_stored_as_empty(pbm_env: PbmEnv, sender: str) -> None:
+    assert pbm_env.deliver(pbm_env.message("help"), mail_from=sender).returncode == 0
+    assert pbm_env.query("SELECT envelope_from, status, detail FROM inbound") == [
+        ("", "automatic", "null return path")]
+    assert pbm_env.replies() == []
+
+
+@pytest.mark.parametrize("form", ["--recipient A B", "--recipient=A --recipient=B"])
+def test_two_recipients_in_either_form_are_recorded_once(pbm_env: PbmEnv, form: str) -> None:
+    """Postfix's pipe expands `--recipient ${recipient}` to `--recipient A B`, and
+    `--recipient=${recipient}` to `--recipient=A --recipient=B`, when a message has two."""
+    second = "pbm+help@pbm.test"
+    args = {"--recipient A B": ["--recipient", pbm_env.address, second],
+            "--recipient=A --recipient=B": [f"--recipient={pbm_env.address}", f"--recipient={second}"]}
+    result = pbm_env.run("deliver", "--sender", "alice@example.org", *args[form],
+                         input=wire(pbm_env.message("help")))
+    assert result.returncode == 0, result.stderr
+    assert pbm_env.query("SELECT count(*), envelope_to, status FROM inbound") == [
+        (1, f"{pbm_env.address},{second}", "processed")]
+    assert len(pbm_env.replies()) == 1
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--recipient"], ["--sender"]])
+def test_wrong_usage_of_deliver_defers_instead_of_bouncing(pbm_env: PbmEnv, args: list[str]) -> None:
+    """Postfix bounces on argparse's 2 (and on 64): a move must wait for the operator instead."""
+    result = pbm_env.run("deliver", *args, input=wire(pbm_env.message("help")))
+    assert result.returncode == EX_TEMPFAIL
+    assert b"exit 75 so that the MTA retries" in result.stderr
+    assert not (pbm_env.data_dir / "pbm.sqlite3").exists()
+
+
+def test_wrong_usage_of_other_commands_exits_64(pbm_env: PbmEnv) -> None:
+    assert pbm_env.run("outbox", "--limit", "many").returncode == 64
+    assert pbm_env.run("no-such-command").returncode == 64
 
 
 def test_delivery_report_is_never_answered(pbm_env: PbmEnv) -> None:

@@ -333,6 +333,8 @@ def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoi
     the game, as a board mail's answer does."""
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     player = user if user in board.players else None
+    if player:                          # their own page too, as safe there as their reply address
+        values = {**values, "page": page_link(ctx, board, player, accounts.token_epoch(ctx.db, player))}
     html, related = html_part(ctx, values)
     return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
                           related=related, root=thread(ctx, board),
@@ -364,13 +366,20 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
-                  footer=next_steps.footer(board, game, user, user in mail.observers))
+                  footer=next_steps.footer(board, game, user, user in mail.observers),
+                  page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))
     return compose.render("board.j2", **values), html_part(ctx, values)
 
 
 # Stands for an observer's user id in the one mail rendered for every observer who sees the same
 # view; a character no user id, move or template holds.
 _OBSERVER = "\ufffcobserver\ufffc"
+_OBSERVER_PAGE = "\ufffcpage\ufffc"      # and for the link to their own page of the game
+
+
+def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
+    """`user`'s own link to the game's web page (pbm.web), "" without `[web]`."""
+    return tokens.page_url(ctx.config.web.base_url, ctx.config.secret, board.variant, board.number, user, epoch)
 
 
 def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
@@ -386,4 +395,6 @@ def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMai
                                                            observers=[_OBSERVER]),
                            _OBSERVER, who, attached)
     body, (html, related) = views[key]
-    return body.replace(_OBSERVER, user), (html.replace(_OBSERVER, user), related)
+    page = page_link(ctx, board, user, who.token_epoch)
+    return (body.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user),
+            (html.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user), related))

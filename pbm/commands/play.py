@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import conditional, flood, notify, setups, timeouts, turns, wording
+from pbm.commands import conditional, flood, imports, notify, setups, timeouts, turns, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -35,7 +35,8 @@ MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).
 SERVER_PARAMS = {"fen=FEN": N_("start from this position"),
                  "unrated": N_("the game does not count for the ratings"),
-                 "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)")}
+                 "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)"),
+                 "record": N_("start after the record attached to a challenge")}
 
 
 def challenge(ctx: Context, req: Request) -> None:
@@ -63,7 +64,13 @@ def challenge(ctx: Context, req: Request) -> None:
             command=f"{variant} challenge {first} {second} PASSWORD", user=challenger))
     flood.check(ctx, variant, challenger, second if challenger == first else first)
     options = turns.parse_options(req.options, ctx.config.server.min_timeout_days)
-    board, game, chosen = start(ctx, variant, dict(req.params), options, first, second, challenger,
+    params, imported = dict(req.params), []
+    if "record" in params:                  # the position after a record's moves, as a -fen
+        if "fen" in params:
+            raise CommandError(_("-record and -fen both give the start: write one of them."))
+        params["fen"], count = imports.position(ctx, variant, params.pop("record"))
+        imported.append(lazy(lambda: imports.started(count)))
+    board, game, chosen = start(ctx, variant, params, options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
     games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)
     opponent = board.opponent(challenger)
@@ -73,7 +80,7 @@ def challenge(ctx: Context, req: Request) -> None:
         "from their first move: until then their clock does not run, the game is not rated, and "
         "they may decline it by resigning. If {opponent} does not move by {time} UTC, the "
         "challenge lapses.").format(challenger=challenger, title=wording.name(title), opponent=opponent,
-                                    time=lapses))]
+                                    time=lapses)), *imported]
     announce(ctx, board, game, challenger, headline, chosen)
     flood.started(ctx)
 

@@ -7,7 +7,7 @@ with 100,000 finished games answers as fast as one with a hundred.
 from __future__ import annotations
 
 import rules
-from pbm import catalogue
+from pbm import catalogue, i18n
 from pbm.commands import conditional, notify, wording
 from pbm.commands.base import (
     MAX_LISTED,
@@ -20,9 +20,10 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, pgn, ratings, reliability, vacations
+from pbm.model import accounts, games, ratings, reliability, vacations
 from pbm.model.games import Board
 from pbm.outbox import bounces, compose
+from pbm.records import formats
 
 MAX_BOARDS = 20         # board mails for one show command
 WHICH = ("active", "inactive", "next")
@@ -157,13 +158,27 @@ def _reliability(ctx: Context, user: str) -> list[str]:
 
 
 def record(ctx: Context, req: Request) -> None:
+    """The game's record in the format asked for (PGN by default), in the mail and attached."""
     board = load_board(ctx, req.game, req.args[0])
-    text = notify.record(ctx, board)
-    name = pgn.filename(board)
+    fmt = record_format(board, req.args[1] if len(req.args) > 1 else "pgn")
+    text = fmt.write(board, games.comments(ctx.db, board), ctx.config.server.address, i18n.language())
+    name = formats.filename(fmt, board)
+    data, charset = formats.encoded(fmt, text)
     ctx.out.append(compose.answer(
         ctx.incoming, _("{title} Board {number} record").format(title=board.title, number=board.number),
-        compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text),
-        root=notify.thread(ctx, board), attachments=((name, text),)))
+        compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text,
+                       form=fmt.key),
+        root=notify.thread(ctx, board), attachments=((name, text if charset == "utf-8" else data),)))
+
+
+def record_format(board: Board, word: str) -> formats.Format:
+    """The record format named `word`, if the game has it."""
+    fmt = formats.FORMATS.get(word.lower())
+    available = formats.of(board.variant)
+    if fmt not in available:
+        raise CommandError(_("{title} has no record called {word}; its records are: {forms}").format(
+            title=wording.name(board.title), word=word, forms=", ".join(f.key for f in available)))
+    return fmt
 
 
 def games_list(ctx: Context, req: Request) -> None:

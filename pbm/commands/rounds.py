@@ -272,7 +272,9 @@ def report(ctx: Context, t: Tournament) -> dict:
             if played else "",
             "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
                                                             tiebreaks=t.tiebreaks, rounds=t.rounds))
-            if played else ""}
+            if played else "",
+            # the tournament's web page (pbm.web.tournaments), where the server has pages
+            "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
 
 
 def board_lines(values: dict) -> list[str]:

@@ -3,8 +3,10 @@
 Anyone can write any From; the receiving MTA can check it (SPF, DKIM, DMARC) and says what it found
 in an `Authentication-Results` header naming itself (its authserv-id).  Only the header of the MTA
 named in `[security] authserv_id` is read -- any other such header may have been written by the
-sender, and RFC 8601 says to ignore it -- and the topmost of them, the one that MTA added (it
-removes copies of its own id that arrive from outside).  Parsed with `authres`.
+sender, and RFC 8601 says to ignore it -- and the topmost of them, the one that MTA added on top
+of whatever the sender wrote (RFC 8601 section 5 asks it to remove copies of its own id that arrive
+from outside; OpenDMARC does not, so pbm never looks further down).  That topmost one decides even
+when it cannot be parsed: then it vouches for nothing.  Parsed with `authres`.
 
 Vouched for: that MTA's `dmarc=pass`; where it gives no DMARC verdict, a DKIM pass whose signing
 domain (header.d) or an SPF pass whose envelope domain (smtp.mailfrom) is aligned with the From's
@@ -12,6 +14,7 @@ domain (relaxed alignment: one is the other or a subdomain of it).
 """
 from __future__ import annotations
 
+import re
 from email.message import Message
 
 import authres
@@ -23,15 +26,18 @@ def vouched(msg: Message, sender: str, authserv_id: str) -> bool:
     """Whether the MTA named `authserv_id` vouches for `sender` (the From address) of `msg`."""
     domain = sender.rpartition("@")[2].lower()
     for value in msg.get_all("Authentication-Results") or []:
+        text = reading.decode_words(str(value))
+        if _AUTHSERV_ID.match(text)[1].lower() != authserv_id.lower():
+            continue
         try:
-            header = authres.AuthenticationResultsHeader.parse(
-                "Authentication-Results: " + reading.decode_words(str(value)))
-        except Exception:           # not parseable: it vouches for nothing
-            continue
-        if (header.authserv_id or "").lower() != authserv_id.lower():
-            continue
-        return _passes(header.results, domain)
+            header = authres.AuthenticationResultsHeader.parse("Authentication-Results: " + text)
+        except Exception:           # not parseable: it vouches for nothing, and ends the search
+            return False
+        return (header.authserv_id or "").lower() == authserv_id.lower() and _passes(header.results, domain)
     return False
+
+
+_AUTHSERV_ID = re.compile(r"\s*(?:\([^)]*\)\s*)*([^;\s]*)")    # the first word, after any comment
 
 
 def _passes(results: list, domain: str) -> bool:

@@ -21,6 +21,7 @@ class Incoming:
     references: tuple[str, ...] = ()  # Message-IDs from References / In-Reply-To
     language: str = ""       # its Content-Language (of the message or its text), as sent
     vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
+    attachments: tuple[tuple[str, bytes], ...] = ()   # (file name, bytes): small files, e.g. a game record
 
     @property
     def standing(self) -> str:
@@ -43,6 +44,6 @@ class Outgoing:
     headers: dict[str, str] = field(default_factory=dict)
     kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it
     html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
-    attachments: tuple[tuple[str, str], ...] = ()   # (file name, text): e.g. the game's PGN
+    attachments: tuple[tuple[str, str | bytes], ...] = ()   # (name, text, or bytes): a record
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
     related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)

@@ -160,8 +160,9 @@ def automatic_reason(msg: Message, mail_from: str | None, own_address: str) -> s
     if mail_from:
         senders.append(mail_from.strip().strip("<>"))
     for address in senders:
-        if address.rpartition("@")[0].lower() in _SYSTEM_SENDERS:
-            return f"sent by {address.rpartition('@')[0]}"
+        local = address.rpartition("@")[0] or address       # Postfix's null sender: MAILER-DAEMON
+        if local.lower() in _SYSTEM_SENDERS:
+            return f"sent by {local}"
         if is_server_address(address, own_address):
             return "mail from the server's own address"
     if not senders:
@@ -186,7 +187,28 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
         token=token,
         references=tuple(dict.fromkeys(references)),
         language=content_language(msg),
+        attachments=attached_files(msg),
     )
+
+
+ATTACHED_FILES = 4                      # the files a command may read (a game record): the first ones
+ATTACHED_BYTES = 256 * 1024             # each at most; a record of a long game is a few KB
+
+
+def attached_files(msg: Message) -> tuple[tuple[str, bytes], ...]:
+    """(file name, bytes) of the message's small attachments, for a command that reads one
+    (`challenge -record`)."""
+    found = []
+    for part in _leaf_parts(msg):
+        if part.get_content_disposition() != "attachment" or len(found) == ATTACHED_FILES:
+            continue
+        try:
+            data = part.get_payload(decode=True) or b""
+        except Exception:               # an undecodable part is no record
+            continue
+        if len(data) <= ATTACHED_BYTES:
+            found.append((part.get_filename() or "", data))
+    return tuple(found)
 
 
 def content_language(msg: Message) -> str:

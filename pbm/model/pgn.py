@@ -32,7 +32,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
         tags += [("SetUp", "1"), ("FEN", board.start_fen)]
     if board.params:
         tags.append(("VariantOptions", " ".join(_param(k, v) for k, v in sorted(board.params.items()))))
-    header = "\n".join(f'[{name} "{_escape(value)}"]' for name, value in tags)
+    header = "\n".join(f'[{name} "{escape(value)}"]' for name, value in tags)
 
     wxf = rules.get_variant(board.variant).notation == "wxf"
     fields = board.start_fen.split()
@@ -40,7 +40,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
     first_number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1   # the FEN's
     said: dict[int, list[str]] = {}
     for ply, author, text in comments:
-        said.setdefault(ply, []).append(_comment(text if author is None else f"{author}: {text}"))
+        said.setdefault(ply, []).append(comment(text if author is None else f"{author}: {text}"))
     tokens = said.get(0, [])
     for ply, played in enumerate(board.moves, start=1):
         index = ply - 1 + black_first          # half-moves from a White move
@@ -52,7 +52,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
         tokens.append(played.notation if wxf else played.move)
         tokens += said.get(ply, [])
     if board.reason:
-        tokens.append(_comment(_ending(board)))
+        tokens.append(comment(_ending(board)))
     tokens.append(board.result)
     movetext = textwrap.fill(" ".join(tokens), LINE, break_long_words=False, break_on_hyphens=False)
     return f"{header}\n\n{movetext}\n"
@@ -82,10 +82,10 @@ def _param(name: str, value: str | bool) -> str:
     return f"-{name}" if value is True else f"-{name}={value}"
 
 
-def _escape(value: str) -> str:
+def escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _comment(text: str) -> str:
+def comment(text: str) -> str:
     """A brace comment: it cannot hold "}" (nor, for some readers, "{"); one line reads best."""
     return "{" + " ".join(text.replace("{", "(").replace("}", ")").split()) + "}"

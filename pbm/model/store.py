@@ -35,6 +35,16 @@ def open_db(config: Config) -> Database:
     return db
 
 
+def open_reader(config: Config) -> Database:
+    """The database opened read-only (the web pages): a WAL reader never blocks the one writer,
+    and nothing done through it can write."""
+    uri = (config.storage.data_dir / DB_NAME).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=config.storage.busy_timeout, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA query_only=ON")
+    return Database(conn)
+
+
 def _migrate(db: Database) -> None:
     if schema_version(db) == len(MIGRATIONS):
         return                          # the usual case: no write lock needed

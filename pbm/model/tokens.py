@@ -63,3 +63,43 @@ def reply_address(server_address: str, token: str) -> str:
     """`local+TOKEN@domain` for the server's `local@domain`."""
     local, _, domain = server_address.rpartition("@")
     return f"{local}+{token}@{domain}"
+
+
+# --- game pages ----------------------------------------------------------------------------------------
+# A reader's link to a game's web page (pbm.web) ends in `xiangqi-101-alice-MAC`: 26 base32 characters
+# (130 bits) of an HMAC under the server secret over the game, the reader and their token epoch, so
+# that a password change revokes the links of the old password with its reply addresses.  A page
+# cannot be brute-forced by mail's slowness, hence the longer MAC.
+
+PAGE_MAC_LENGTH = 26
+_PAGE = re.compile(r"^([a-z][a-z0-9]*)-(\d+)-([a-z][a-z0-9_]*)-([a-z2-7]{26})$")
+
+
+def page(secret: bytes, variant: str, board: int, user: str, epoch: int) -> str:
+    """The last part of `user`'s link to the page of board `board` of `variant`."""
+    text = f"{variant}-{board}-{user}"
+    return f"{text}-{_page_mac(secret, text, epoch)}"
+
+
+def page_url(base_url: str, secret: bytes, variant: str, board: int, user: str, epoch: int) -> str:
+    """`user`'s link to the page of a game under the pages' `base_url` ("": the server has no pages)."""
+    return f"{base_url.rstrip('/')}/g/{page(secret, variant, board, user, epoch)}" if base_url else ""
+
+
+def check_page(secret: bytes, token: str,
+               epoch_of: Callable[[str], int | None]) -> tuple[str, int, str] | None:
+    """(variant, board, user) of a genuine page link of the user's current epoch (`epoch_of`: None for
+    no such user), else None."""
+    found = _PAGE.match(token)
+    if not found:
+        return None
+    variant, board, user, mac = found.groups()
+    epoch = epoch_of(user)
+    if epoch is None or not hmac.compare_digest(mac, _page_mac(secret, f"{variant}-{board}-{user}", epoch)):
+        return None
+    return variant, int(board), user
+
+
+def _page_mac(secret: bytes, text: str, epoch: int) -> str:
+    digest = hmac.new(secret, f"page-{text}-{epoch}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:PAGE_MAC_LENGTH]

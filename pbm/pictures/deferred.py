@@ -52,6 +52,10 @@ class Deferred:
     def img(self, src: str) -> str:
         return Picture(b"", self.width, self.height, self.alt, self.key).img(src)
 
+    def png(self) -> bytes:
+        """The picture itself, from the pictures' cache (a game's web page shows the mail's picture)."""
+        return _drawn(base64.urlsafe_b64encode(self.spec.encode()))
+
     def placeholder(self) -> str:
         """The line queued where the picture's base64 goes."""
         return (MARK + base64.urlsafe_b64encode(self.spec.encode())).decode("ascii")

@@ -21,12 +21,15 @@ pbm.mail.reading.dedup_key) and only answers again.
 """
 from __future__ import annotations
 
+import os
 import re
 import socket
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import BinaryIO
+
+TYPE_CHECKING = False                   # as in pbm.cli: typing is not imported to hand over
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import BinaryIO
 
 EX_OK = 0
 EX_NOUSER = 67
@@ -50,20 +53,55 @@ class _Lost(Exception):
     """The server closed the connection, or said something that is not an answer."""
 
 
-def socket_path(config_file: str | None) -> Path | None:
+def socket_path(config_file: str | None) -> str | None:
     """`[lmtp] socket` of the configuration file, resolved against the file's folder as
     pbm.config resolves every path (tests/test_config.py holds the two together); None without
-    one, or when the file is one only pbm.config can make sense of (it then says what is wrong)."""
+    one, or when the file is one only pbm.config can make sense of (it then says what is wrong).
+    The one setting is read by `_lmtp_socket`, not tomllib: a process that hands over imports
+    next to nothing."""
     if config_file is None:
         return None
-    import tomllib
-    path = Path(config_file).resolve()
+    path = os.path.realpath(config_file)
     try:
         with open(path, "rb") as f:
-            value = tomllib.load(f).get("lmtp", {}).get("socket")
-    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+            text = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
-    return path.parent / Path(value).expanduser() if isinstance(value, str) and value else None
+    value = _lmtp_socket(text)
+    if value is _UNSURE:                # a form the few lines below do not read: tomllib does
+        import tomllib
+        try:
+            value = tomllib.loads(text).get("lmtp", {}).get("socket")
+        except (tomllib.TOMLDecodeError, AttributeError):
+            return None
+    if not isinstance(value, str) or not value:
+        return None
+    return os.path.join(os.path.dirname(path), os.path.expanduser(value))
+
+
+_UNSURE = object()
+_TABLE = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(?:#.*)?")
+_SOCKET = re.compile(r"""\s*socket\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(?:#.*)?""")
+
+
+def _lmtp_socket(text: str) -> object:
+    """`socket` of the `[lmtp]` table, for a file written as pbm's documentation writes it (a plain
+    `[lmtp]` header, `socket = "..."` or `'...'` without escapes); None if there is none; _UNSURE
+    where the file names lmtp or socket in any other way (a dotted key, an inline table, an escape,
+    a second table of that name)."""
+    table, found = None, None
+    for line in text.splitlines():
+        if (header := _TABLE.fullmatch(line)) is not None:
+            if header[1] == "lmtp" and table == "lmtp" or found is not None and header[1] == "lmtp":
+                return _UNSURE
+            table = header[1]
+        elif table == "lmtp" and (setting := _SOCKET.fullmatch(line)) is not None:
+            if found is not None:
+                return _UNSURE
+            found = setting[1] if setting[1] is not None else setting[2]
+        elif "lmtp" in line or table == "lmtp" and "socket" in line or line.lstrip().startswith("["):
+            return _UNSURE
+    return found
 
 
 def read_limited(stream: BinaryIO, limit: int) -> tuple[bytes, int]:
@@ -75,7 +113,7 @@ def read_limited(stream: BinaryIO, limit: int) -> tuple[bytes, int]:
     return data, size
 
 
-def hand_over(path: Path, stream: BinaryIO, sender: str | None, recipients: Sequence[str]) -> int:
+def hand_over(path: str, stream: BinaryIO, sender: str | None, recipients: Sequence[str]) -> int:
     """Pass the message on `stream` to the server listening on `path`; the exit status of its
     answer.
 
@@ -151,11 +189,11 @@ def _say(line: str) -> None:
 class _Lmtp:
     """The client side of LMTP (RFC 2033) on a Unix socket: a command, its answer."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: str):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(TIMEOUT)
         try:
-            self.sock.connect(str(path))
+            self.sock.connect(path)
             self.answers = self.sock.makefile("rb")
             code, text = self.reply()
         except BaseException:

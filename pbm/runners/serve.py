@@ -1,4 +1,5 @@
-"""`pbm serve`: the SMTP listener, the outbox and the game timers.
+"""`pbm serve`: the SMTP listener, the outbox and the game timers (and, with `[web]`, the game pages:
+pbm.web.server, on the same loop).
 
 The asyncio loop only speaks SMTP (or, with `[smtp] processes`, leaves that to SMTP processes: see
 pbm.runners.listener).  A message is first prepared -- parsed, and the passwords of its commands
@@ -29,7 +30,7 @@ from typing import TypeVar
 import rules
 from pbm import intake
 from pbm.commands import timers
-from pbm.config import Config
+from pbm.config import Config, ConfigError
 from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception
 from pbm.mail.messages import Outgoing
@@ -41,7 +42,8 @@ from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
 from pbm.runners.preparers import Preparers
-from pbm.upkeep import health
+from pbm.upkeep import health, reach
+from pbm.web import server as web_server
 
 log = logging.getLogger(__name__)
 
@@ -272,8 +274,11 @@ async def _lmtp(config: Config, receiver: Receiver) -> asyncio.AbstractServer:
         path.unlink()
     server = await asyncio.get_running_loop().create_unix_server(
         smtp_listener.lmtp_factory(config, receiver.answer), path=str(path))
+    gid = reach.group_of(config)
+    if path.stat().st_gid != gid:           # not a setgid folder of that group: root, or a member
+        os.chown(path, -1, gid)
     os.chmod(path, config.lmtp.socket_mode)
-    log.info("listening for LMTP on the socket %s", path)
+    log.info("listening for LMTP on the socket %s (%s)", path, reach.describe(path))
     return server
 
 
@@ -294,6 +299,9 @@ def _check_at_start(config: Config) -> None:
 
 async def _serve(config: Config) -> bool:
     _check_at_start(config)                 # create or migrate now: fail before listening
+    if config.lmtp.socket and (problem := reach.cannot_give(config, os.geteuid(), os.getegid(),
+                                                                   os.getgroups())):
+        raise ConfigError(problem)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     preparers = Preparers(config)
@@ -314,6 +322,7 @@ async def _serve(config: Config) -> bool:
                                           host=config.smtp.host, port=config.smtp.port)
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    pages = await web_server.start(config) if config.web.listen else None
     timers = asyncio.create_task(_timers(config, intake_thread))
     watch = asyncio.create_task(_watch(config, intake_thread, receiver))
     log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
@@ -324,6 +333,8 @@ async def _serve(config: Config) -> bool:
     server.close()
     if local is not None:
         local.close()
+    if pages is not None:
+        await pages.cleanup()
     timers.cancel()
     watch.cancel()
     for _ in range(int(DRAIN_TIMEOUT * 10)):

@@ -1,31 +1,69 @@
 """`pbm doctor`: what an operator checks before (and after) going live, in one command.
 
-Each check prints `ok` or what is wrong and how to fix it; the exit status is 1 if anything is wrong.
-A note (a choice an operator may have made on purpose, such as replies into a Maildir) is printed
-but is not a problem.  It reads and connects, and changes nothing (it does not create the database).
+Each check prints `ok` or what is wrong and how to fix it; the exit status is 1 if anything is wrong,
+and only then.  A note (a choice an operator may have made on purpose, such as replies into a
+Maildir, or what is fine for now, such as a database not made yet) is printed but is not a
+problem.  It reads and connects, and changes nothing (it does not create the database).
+
+What pbm must read and write is checked as the user that runs it (`--user`: the MTA's pipe
+`user=`, the cron jobs' and `pbm serve`'s user), the LMTP socket as the group the MTA connects as.
 """
 from __future__ import annotations
 
+import os
+import pwd
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from pbm import clock
-from pbm.config import Config
-from pbm.upkeep import health, replica
+from pbm.config import Config, ConfigError
+from pbm.upkeep import health, reach, replica
 
-Check = Callable[[Config], Iterator[str]]      # yields problems, each with its fix, and notes
 NOTE = "note: "
 WIDTH = len("configuration: ")                 # of the column of the checks' names
 
 
-def run(config: Config, out: Callable[[str], None] = print) -> bool:
-    """Run every check; True if none found a problem."""
+@dataclass(frozen=True)
+class User:
+    """The user pbm runs as, whose rights the checks look at."""
+    name: str
+    uid: int
+    gid: int
+    groups: list[int]
+
+    @classmethod
+    def named(cls, name: str | None) -> User:
+        """That user (KeyError if there is none); None: the one running pbm doctor."""
+        entry = pwd.getpwuid(os.geteuid()) if name is None else pwd.getpwnam(name)
+        if entry.pw_uid == os.geteuid():
+            return cls(entry.pw_name, entry.pw_uid, os.getegid(), os.getgroups())
+        return cls(entry.pw_name, entry.pw_uid, entry.pw_gid,
+                   os.getgrouplist(entry.pw_name, entry.pw_gid))
+
+    def cannot(self, action: Callable[[], None]) -> str | None:
+        """Why this user cannot do `action` (an OSError's words), or None if it can."""
+        if self.uid != os.geteuid():
+            return reach.as_user(action, self.uid, self.gid, self.groups)
+        try:
+            action()
+        except OSError as e:
+            return e.strerror or str(e)
+        return None
+
+
+Check = Callable[[Config, User], Iterator[str]]    # yields problems, each with its fix, and notes
+
+
+def run(config: Config, out: Callable[[str], None] = print, user: User | None = None) -> bool:
+    """Run every check, as `user` (default: the one running it); True if none found a problem."""
+    user = user or User.named(None)
     healthy = True
     for name, check in CHECKS:
-        found = list(check(config))
+        found = list(check(config, user))
         healthy = healthy and all(line.startswith(NOTE) for line in found)
         out(f"{name + ':':<{WIDTH}}{found[0] if found else 'ok'}")
         for line in found[1:]:
@@ -34,7 +72,19 @@ def run(config: Config, out: Callable[[str], None] = print) -> bool:
     return healthy
 
 
-def _configuration(config: Config) -> Iterator[str]:
+def unreadable(error: ConfigError, user: User, out: Callable[[str], None] = print) -> None:
+    """What `pbm doctor` says of a configuration that cannot be loaded at all."""
+    out(f"{'configuration:':<{WIDTH}}{error} (as user {user.name})")
+    out("fix the problems above, then run pbm doctor again")
+
+
+def _configuration(config: Config, user: User) -> Iterator[str]:
+    if user.uid == 0:
+        yield (f"{NOTE}checked as root, who may read and write everything: `pbm doctor --user pbm` "
+               f"checks as the user the MTA runs `pbm deliver` as")
+    if config.path is not None and (why := user.cannot(lambda: open(config.path, "rb").close())):
+        yield (f"user {user.name} cannot read {config.path} ({reach.describe(config.path)}): {why}; "
+               f"chown {user.name}: {config.path}; chmod 600 {config.path}")
     if config.path is None:
         yield (f"{NOTE}no configuration file: the built-in defaults; give one with --config FILE or "
                f"PBM_CONFIG (config/pbm.toml lists every key)")
@@ -49,15 +99,27 @@ def _configuration(config: Config) -> Iterator[str]:
                f"the address players write to")
 
 
-def _file_modes(config: Config) -> Iterator[str]:
+def _file_modes(config: Config, user: User) -> Iterator[str]:
     data = config.data_dir
     if not data.exists():
-        yield f"{data} does not exist yet: pbm creates it (0700) on first use"
+        parent = next(folder for folder in data.parents if folder.exists())
+        why = user.cannot(lambda: _writable(parent))
+        if why:
+            yield (f"{data} does not exist, and user {user.name} cannot create it in {parent} "
+                   f"({reach.describe(parent)}): {why}; install -d -o {user.name} -m 700 {data}")
+        else:
+            yield f"{NOTE}{data} does not exist yet: pbm creates it (0700) on first use"
         return
     yield from _mode(data, 0o700, "chmod 700")
     for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm", "secret"):
         if (data / name).exists():
             yield from _mode(data / name, 0o600, "chmod 600")
+    for path in (data, *(data / name for name in ("pbm.sqlite3", "pbm.sqlite3-wal", "pbm.sqlite3-shm",
+                                                  "secret"))):
+        if path.exists() and (why := user.cannot(lambda: _writable(path))):
+            yield (f"user {user.name} cannot write {path} ({reach.describe(path)}): {why}; "
+                   f"chown -R {user.name}: {data}")
+            break
     maildir = config.outbox_maildir
     for folder in (maildir, *(maildir / sub for sub in ("new", "cur", "tmp"))):
         if folder.exists():
@@ -66,17 +128,23 @@ def _file_modes(config: Config) -> Iterator[str]:
         yield from _mode(config.path, 0o600, "chmod 600 (it holds the relay's password)")
 
 
+def _writable(path: Path) -> None:
+    """Raises PermissionError unless this process may write `path` (a folder: make files in it)."""
+    if not os.access(path, os.R_OK | os.W_OK | (os.X_OK if path.is_dir() else 0)):
+        raise PermissionError(13, "Permission denied")
+
+
 def _mode(path: Path, most: int, fix: str) -> Iterator[str]:
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & ~most:
         yield f"{path} is {mode:04o}, readable by others: {fix} {path}"
 
 
-def _database(config: Config) -> Iterator[str]:
+def _database(config: Config, user: User) -> Iterator[str]:
     from pbm.model.schema import MIGRATIONS
     path = config.data_dir / "pbm.sqlite3"
     if not path.exists():
-        yield f"no database at {path} yet: pbm creates it on first use"
+        yield f"{NOTE}no database at {path} yet: pbm creates it on first use"
         return
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
@@ -98,7 +166,7 @@ def _database(config: Config) -> Iterator[str]:
                f"{'pbm migrates it when it next opens it' if version < len(MIGRATIONS) else 'install the newer pbm that wrote it'}")
 
 
-def _relay(config: Config) -> Iterator[str]:
+def _relay(config: Config, user: User) -> Iterator[str]:
     if config.outbound.mode != "smtp":
         yield f"{NOTE}not used ([outbound] mode is \"maildir\")"
         return
@@ -110,7 +178,7 @@ def _relay(config: Config) -> Iterator[str]:
                f"{', username and password' if out.username else ''}")
 
 
-def _templates(config: Config) -> Iterator[str]:
+def _templates(config: Config, user: User) -> Iterator[str]:
     try:
         from pbm.outbox import compose
         names = sorted(compose.load_templates())
@@ -124,18 +192,54 @@ def _templates(config: Config) -> Iterator[str]:
         yield f"the mail templates do not render ({type(e).__name__}: {e}): reinstall pbm"
 
 
-def _lmtp(config: Config) -> Iterator[str]:
+def _lmtp(config: Config, user: User) -> Iterator[str]:
     path = config.lmtp.socket
     if path is None:
         yield f"{NOTE}not used (no [lmtp] socket: pbm serve takes mail by SMTP only)"
         return
     if not path.parent.exists():
         yield f"[lmtp] socket: its folder {path.parent} does not exist; create it for pbm"
-    elif path.exists() and not path.is_socket():
+        return
+    if path.exists() and not path.is_socket():
         yield f"[lmtp] socket: {path} exists and is not a socket; remove it"
+        return
+    try:
+        gid = reach.group_of(config)
+        problem = reach.cannot_give(config, user.uid, user.gid, user.groups)
+    except ConfigError as e:
+        yield str(e)
+        return
+    if problem:
+        yield problem
+    group = reach.group_name(gid)
+    blocked = reach.barrier(path, gid)
+    if blocked == path:
+        yield (f"the MTA's group {group} cannot connect to {path} ({reach.describe(path)}): restart "
+               f"pbm serve (it gives the socket [lmtp] socket_group) or set [lmtp] socket_mode = 0o660")
+    elif blocked is not None:
+        folder_group = reach.group_name(blocked.stat().st_gid)
+        unset = (f"if the MTA's group is {folder_group}, leave [lmtp] socket_group unset (the "
+                 f"socket then gets its folder's group); else "
+                 if blocked == path.parent and config.lmtp.socket_group and folder_group != group else "")
+        yield (f"the MTA's group {group} cannot enter {blocked} ({reach.describe(blocked)}), so it "
+               f"cannot reach {path}: {unset}chown :{group} {blocked}; chmod g+x {blocked}")
+    elif not path.exists():
+        yield (f"{NOTE}no socket yet: pbm serve makes it at {path} when it starts; the MTA's group "
+               f"{group} can reach its folder")
+    elif os.geteuid() != 0:
+        yield (f"{NOTE}by its modes, {reach.who_can_connect(path)} can connect to {path}: the MTA "
+               f"must run as one of them; as root, pbm doctor tries it as group {group}")
+    elif (why := reach.try_as_group(path, gid)) == reach.REFUSED:
+        yield f"{NOTE}nobody listens on {path}: the MTA defers mail there until pbm serve runs"
+    elif why:
+        yield f"the MTA's group {group} cannot connect to {path} ({reach.describe(path)}): {why}"
+    else:
+        yield (f"{NOTE}tried as group {group} ([lmtp] socket_group, else the folder's): pbm serve "
+               f"answers on {path}; only {reach.who_can_connect(path)} can connect, so the MTA "
+               f"must run as one of them")
 
 
-def _replica(config: Config) -> Iterator[str]:
+def _replica(config: Config, user: User) -> Iterator[str]:
     """The Litestream replica's lag, where one is configured."""
     if not config.storage.litestream_config:
         return
@@ -143,7 +247,7 @@ def _replica(config: Config) -> Iterator[str]:
     yield f"{NOTE}{line}" if current else line
 
 
-def _outages(config: Config) -> Iterator[str]:
+def _outages(config: Config, user: User) -> Iterator[str]:
     """The last outage of the server (a gap between heartbeats, credited to the clocks), and
     whether the timers still run."""
     path = config.data_dir / "pbm.sqlite3"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -36,4 +37,15 @@ def screenshot(html: str, folder: Path, name: str, *extra: str, width: int = 480
     subprocess.run([chromium(), *FLAGS, *extra, f"--screenshot={png}", f"--window-size={width},{height}",
                     f"--user-data-dir={folder / (name + '-profile')}", page.as_uri()],
                    check=True, capture_output=True, timeout=120)
+    return Image.open(png).convert("RGB")
+
+
+def screenshot_url(url: str, png: Path, *extra: str, width: int, height: int) -> Image.Image:
+    """The page at `url` as Chromium draws it, `width` x `height` pixels, saved as `png`."""
+    png.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        done = subprocess.run([chromium(), *FLAGS, *extra, f"--screenshot={png}",
+                               f"--window-size={width},{height}", f"--user-data-dir={profile}", url],
+                              check=True, capture_output=True, timeout=120)
+    assert png.exists(), "\n".join(line for line in done.stderr.decode(errors="replace").splitlines() if "dbus" not in line)
     return Image.open(png).convert("RGB")

@@ -1,0 +1,49 @@
+"""Xiangqi as xqbase keeps it (`record.zh.pgn`): PGN's tag pairs with `Red`/`Black` for the players
+and the moves in Chinese notation, one move pair a line, Black's file numbers in full-width digits
+(`1. 炮二平五 马８进７`), in simplified characters or, for a zh-Hant reader, traditional ones.
+"""
+from __future__ import annotations
+
+import rules
+from pbm.model.games import Board
+from pbm.model.pgn import comment, escape
+from pbm.records.layout import fill
+
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+EVENT = "象棋 Board {number}"
+
+
+def record(board: Board, comments: list[tuple[int, str, str]], site: str, traditional: bool = False) -> str:
+    """The Chinese PGN of `board` (a Xiangqi game); `comments` as pbm.model.pgn.record takes them."""
+    game = board.replay()
+    tags = [("Game", "Chinese Chess"), ("Event", EVENT.format(number=board.number)), ("Site", site),
+            ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
+            ("Red", board.player1), ("Black", board.player2), ("Result", board.result)]
+    if rules.Game.new(board.variant).fen() != board.start_fen:
+        tags.append(("FEN", board.start_fen))
+    lines = [f'[{name} "{escape(value)}"]' for name, value in tags]
+    lines.append("")
+    said: dict[int, list[str]] = {}
+    for ply, author, text in comments:
+        said.setdefault(ply, []).append(comment(f"{author}: {text}"))
+    if said.get(0):
+        lines += fill(" ".join(said[0]).split())
+    names = [name.translate(FULL_WIDTH) for name in game.name_moves(
+        "chinese-traditional" if traditional else "chinese")]
+    black_first = board.start_fen.split()[1] == "b"
+    line: list[str] = []
+    for ply, name in enumerate(names, start=1):
+        index = ply - 1 + black_first
+        if index % 2 == 0:
+            line.append(f"{index // 2 + 1}.")
+        elif not line:
+            line.append(f"{index // 2 + 1}. ...")
+        line.append(name)
+        line += said.get(ply, [])
+        if index % 2 == 1 or said.get(ply):
+            lines += fill(" ".join(line).split())
+            line = []
+    if line:
+        lines += fill(" ".join(line).split())
+    lines.append(board.result)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,52 @@
+"""Which records a game has and how each is named, typed and made: the PGN of every game, and for
+Xiangqi and Janggi the forms their players' software reads.  `GAME record BOARD FORMAT` attaches
+one, and the game's web page links each at its own URL plus `/record.<suffix>`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from pbm.model import pgn
+from pbm.model.games import Board
+from pbm.records import chinese, dhtmlxq, gib
+
+Comments = list[tuple[int, str, str]]
+
+
+class Format(NamedTuple):
+    key: str                    # the word of `record BOARD KEY`
+    suffix: str                 # after `record.` in a page's link, after the board in a file name
+    media: str                  # its Content-Type, without the charset
+    variants: tuple[str, ...]   # the games that have it; () for every game
+    write: Callable[[Board, Comments, str, str], str]    # (board, comments, site, language)
+
+
+FORMATS = {f.key: f for f in (
+    Format("pgn", "pgn", "application/x-chess-pgn", (),
+           lambda board, comments, site, lang: pgn.record(board, comments, site)),
+    Format("zh", "zh.pgn", "application/x-chess-pgn", ("xiangqi",),
+           lambda board, comments, site, lang: chinese.record(board, comments, site, lang == "zh-Hant")),
+    Format("dhtmlxq", "dhtmlxq", "text/plain", ("xiangqi",),
+           lambda board, comments, site, lang: dhtmlxq.record(board, comments)),
+    Format("gib", "gib", "text/plain", ("janggi",),
+           lambda board, comments, site, lang: gib.record(board, site)),
+)}
+BY_SUFFIX = {f.suffix: f for f in FORMATS.values()}
+
+
+def of(variant: str) -> list[Format]:
+    """The records a game of `variant` has, PGN first."""
+    return [f for f in FORMATS.values() if not f.variants or variant in f.variants]
+
+
+def filename(fmt: Format, board: Board) -> str:
+    """`xiangqi-101.zh.pgn`, `janggi-102.gib`."""
+    return f"{board.variant}-{board.number}.{fmt.suffix}"
+
+
+def encoded(fmt: Format, text: str, utf8: bool = False) -> tuple[bytes, str]:
+    """The record's bytes and their charset: a `.gib` in CP949, as the Korean programs read it,
+    unless `utf8`; every other record in UTF-8."""
+    charset = gib.ENCODING if fmt.key == "gib" and not utf8 else "utf-8"
+    return text.encode(charset, errors="replace" if charset != "utf-8" else "strict"), charset
