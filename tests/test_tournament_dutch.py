@@ -24,7 +24,7 @@ from pbm.tournaments import Entrant, Game, Pairing, pair_round
 from pbm.tournaments.swiss import Player, players
 from support.dutch_reference import reference, tournament
 
-pytestmark = pytest.mark.slow   # 100 tournaments paired twice: about a minute
+pytestmark = pytest.mark.slow   # 100 tournaments paired twice: ten seconds, more on a busy machine
 
 EXPLAINED = {"colours: higher ranked by score first", "colours: a round without a game",
              "players: the reference breaks C3", "players: pbm grants more colour preferences",
