@@ -74,7 +74,14 @@ def _main(argv: list[str], early: object) -> int:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_TEMPFAIL if args.command == "deliver" else EX_CONFIG
     _start(config, args.command)
-    return args.run(config, args)
+    try:
+        return args.run(config, args)
+    except RuntimeError as e:           # the database must be restored: one line, not a traceback
+        from pbm.model.store import DatabaseLost
+        if not isinstance(e, DatabaseLost):
+            raise
+        print(f"pbm: {e}", file=sys.stderr)
+        return EX_TEMPFAIL
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
@@ -371,7 +378,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
     with it by mail (the code is printed here, for a player who cannot get mail at their address)."""
     from datetime import datetime, timezone
 
-    from pbm.model import accounts
+    from pbm.model import accounts, resets
     from pbm.model.db import transaction
     from pbm.model.store import open_db
 
@@ -381,7 +388,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
         print(f"pbm: there is no user {args.user_id}", file=sys.stderr)
         return EX_USAGE
     with transaction(db):
-        code = accounts.issue_reset_code(db, config.secret, user.id, datetime.now(timezone.utc), force=True)
+        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, force=True)
     print(f"One-time code for {user.id}, valid for an hour: {code}\n"
           f"The player sets a new password by mailing the subject:\n"
           f"    password set {user.id} {code} NEWPASSWORD")

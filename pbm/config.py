@@ -42,6 +42,11 @@ class ServerSection:
     challenges_pending_per_player: int = 3  # a challenger's challenges to one player not yet taken up
     challenges_pending: int = 20        # a challenger's challenges not yet taken up, to anyone
     challenges_per_day: int = 20        # challenges one user may make in a day
+    challenges_waiting: int = 5         # challenges waiting for one player, from all challengers
+    reset_codes_per_day: int = 3        # reset codes mailed to one user in a day, however many ask
+    signups_per_day: int = 3            # accounts made from one sender address in a day
+    tournaments_per_week: int = 2       # tournaments one user may create in a week
+    tournament_players: int = 64        # entrants of one tournament, at most
 
 
 @dataclass(frozen=True)

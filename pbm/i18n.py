@@ -10,8 +10,9 @@ until each of them is rendered.  Command words stay pbmserv's (ASCII) in every l
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -72,18 +73,93 @@ def notation() -> str:
 
 def _(message: str) -> str:
     """`message` in the reader's language."""
-    return catalog(language()).gettext(message)
+    return _particled(catalog(language()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: float) -> str:
     """The form of `singular`/`plural` for `n`, in the reader's language (an amount such as 1.5
     takes the form of 2: gettext's plural rules count whole numbers)."""
-    return catalog(language()).ngettext(singular, plural, int(n) if n == int(n) else 2)
+    return _particled(catalog(language()).ngettext(singular, plural, int(n) if n == int(n) else 2))
 
 
 def lazy(write: Callable[[], str]) -> LazyProxy:
     """A text written when shown, in the language of the mail it is shown in."""
     return LazyProxy(write, enable_cache=False)
+
+
+# --- Korean particles ------------------------------------------------------------------------------
+# A Korean particle's form depends on the sound the word before it ends in: 은/는, 이/가, 을/를,
+# 과/와 take the first form after a final consonant (받침), (으)로 takes 으로 after a consonant other
+# than ㄹ.  A translation writes the particle as its placeholder's format spec, `{move:을}` (either
+# form: `{move:를}` is the same), and the text is formatted with the form that fits the value:
+# `77졸76을`, `h2e2를`.  A template's message may write `{user:로}` for its `%(user)s`.
+PARTICLES = {form: pair for pair in (("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"),
+                                     ("으로", "로")) for form in pair}
+# How a value's last character is read (docs/translating.md): a digit as Sino-Korean (영 일 이 삼 사 오
+# 육 칠 팔 구; a number ending in 0 as 십, 백, 천, 만, or 영 alone: a consonant), a Latin letter by its
+# Korean name (L 엘 and R 알 end in ㄹ, M 엠 and N 엔 in another consonant, the rest in a vowel).
+# "r": ends in ㄹ; "c": in another consonant; "": in a vowel.
+_DIGITS = dict(zip("0123456789", ("c", "r", "", "c", "", "", "c", "r", "r", "")))
+_LETTERS = {"l": "r", "r": "r", "m": "c", "n": "c"}
+
+
+def final(text: str) -> str:
+    """How `text` ends when read aloud in Korean: "r" (ㄹ), "c" (another final consonant) or ""
+    (a vowel).  Punctuation, brackets and symbols at its end are not read (`g1a7+` ends in 7);
+    anything else unknown (Hanja, nothing at all) reads as a vowel."""
+    for char in reversed(text):
+        if "가" <= char <= "힣":
+            jong = (ord(char) - ord("가")) % 28
+            return "" if jong == 0 else "r" if jong == 8 else "c"
+        if char.isascii() and char.isdigit():
+            return _DIGITS[char]
+        if char.isascii() and char.isalpha():
+            return _LETTERS.get(char.lower(), "")
+        if char.isalnum():
+            return ""
+    return ""
+
+
+def particle(text: str, form: str) -> str:
+    """The form of the particle `form` (either of its forms: 을 or 를) that follows `text`."""
+    after_consonant, after_vowel = PARTICLES[form]
+    ending = final(text)
+    if after_consonant == "으로":
+        return after_vowel if ending in ("", "r") else after_consonant
+    return after_consonant if ending else after_vowel
+
+
+class _ParticleFormatter(string.Formatter):
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in PARTICLES:
+            text = format(value, "")
+            return text + particle(text, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _ParticleFormatter()
+_PARTICLE_FIELD = re.compile(r"\{(\w+):(" + "|".join(PARTICLES) + r")\}")
+
+
+class Particled(str):
+    """A translation that writes particles as format specs (`{move:을}`): `format`, `format_map` and
+    `%` (a template's message) put in the particle's form that fits each value."""
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return _FORMATTER.vformat(self, args, kwargs)
+
+    def format_map(self, mapping: Mapping[str, object]) -> str:
+        return _FORMATTER.vformat(self, (), mapping)
+
+    def __mod__(self, values: object) -> str:
+        text = str.__mod__(self, values)
+        if not isinstance(values, Mapping):
+            return text
+        return _PARTICLE_FIELD.sub(lambda m: _FORMATTER.format_field(values[m[1]], m[2]), text)
+
+
+def _particled(text: str) -> str:
+    return Particled(text) if ":" in text and _PARTICLE_FIELD.search(text) else text
 
 
 def from_header(value: str) -> str | None:

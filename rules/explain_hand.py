@@ -14,7 +14,8 @@ from rules.tables import _leap_targets, _rays
 
 def piece_on(pos: Position, sq: int) -> str:
     code = pos.board[sq]
-    return said("the {piece} on {square}", piece=said(pos.t.piece_type(code).name),
+    # the piece's side goes with its name: a language may name one side's piece otherwise (卒, 병)
+    return said("the {piece} on {square}", piece=said(pos.t.piece_type(code).name, side=code & 1),
                 square=notation.square_name(pos.t.variant, sq))
 
 

@@ -91,6 +91,7 @@ def read(pos: Position, text: str) -> Move | None:
         named = next(p.name for p in v.pieces if p.role == role)
         raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=said(
             "the piece on {point} is {side}'s {piece} ({hangul}), not a {named}", point=point(v, fr),
-            side=said(v.side_names[code & 1]), piece=said(ptype.name), hangul=HANGUL[ptype.role][code & 1],
+            side=said(v.side_names[code & 1]), piece=said(ptype.name, side=code & 1),
+            hangul=HANGUL[ptype.role][code & 1],
             named=said(named))))
     return fr, to

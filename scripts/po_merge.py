@@ -3,7 +3,8 @@
 The catalogs are sorted by message, so two branches that each add messages conflict line by line
 although they never touch the same entry. This driver merges entry by entry: an entry added, changed
 or removed on one side only is taken from that side; an entry changed differently on both sides is a
-real conflict (ours is kept, the driver names it and exits 1 so that git reports the file).
+real conflict (ours is kept; one removed on a side and changed on the other stays removed), which the
+driver names, exiting 1 so that git reports the file for a look.
 
     git config merge.po.driver '.venv/bin/python scripts/po_merge.py %O %A %B'
     git config merge.pot.driver '.venv/bin/python scripts/po_merge.py %O %A %B 76'
@@ -47,8 +48,11 @@ def merge(base: Catalog, ours: Catalog, theirs: Catalog) -> tuple[Catalog, list[
             chosen = o
         elif _same(b, o):
             chosen = t
+        elif o is None or t is None:
+            chosen = None               # removed on one side (its message changed): stays removed
+            conflicts.append(str(key[0])[:60])
         else:
-            chosen = o if o is not None else t
+            chosen = o
             conflicts.append(str(key[0])[:60])
         if chosen is not None:
             merged[key] = chosen

@@ -64,8 +64,8 @@ def test_no_message_is_untranslated_or_fuzzy(locale):
 
 def _fields(text: str) -> set[str]:
     """The {name} fields of a str.format text (or the %(name)s ones of a %-formatted one)."""
-    if "%(" in text:
-        return set(re.findall(r"%\((\w+)\)s", text))
+    if "%(" in text:     # a Korean translation may write one as a particle field: {user:로}
+        return set(re.findall(r"%\((\w+)\)s", text)) | set(re.findall(r"\{(\w+):\w+\}", text))
     return {name for _literal, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
@@ -116,3 +116,48 @@ def test_a_translated_column_heading_keeps_the_columns(lang):
     assert translated != heading
     ends = _column_ends(heading)
     assert _column_ends(translated)[0] == ends[0] and _column_ends(translated)[2:] == ends[2:]
+
+
+FALLBACKS = re.compile(r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|\(으\)로|와\(과\)|과\(와\)")
+
+
+def _strings(catalog) -> list[tuple[str, str]]:
+    return [(message.id, text) for message in catalog if message.id
+            for text in (message.string if isinstance(message.string, tuple) else (message.string,))]
+
+
+def test_the_korean_catalog_leaves_no_particle_to_the_reader():
+    """Particles are chosen by the code ({move:을}: pbm.i18n.particle), never written both ways."""
+    left = [(msgid, text) for msgid, text in _strings(_catalog("ko")) if FALLBACKS.search(text)]
+    assert not left, left
+
+
+def test_every_particle_field_of_the_korean_catalog_is_formatted():
+    """Each `{name:을}` field is one of the particles pbm chooses, and formats (a format spec that
+    str.format does not know would be an internal error)."""
+    fields = 0
+    for msgid, text in _strings(_catalog("ko")):
+        for name, spec in re.findall(r"\{(\w+):([^}]*)\}", text):
+            assert spec in i18n.PARTICLES, (msgid, text)
+            fields += 1
+        if not re.search(r"\{\w+:", text):
+            continue
+        names = re.findall(r"\{(\w+)[:}]|%\((\w+)\)s", text)
+        values = {name: "77졸76" for pair in names for name in pair if name}
+        formatted = (i18n.Particled(text) % values if "%(" in text else
+                     i18n.Particled(text).format(**values))
+        assert not re.search(r"\{\w+:", formatted), (msgid, formatted)
+    assert fields > 80
+
+
+# Words of mainland usage that Taiwan writes otherwise (訊息, 預設, 資料夾, 使用者, 單字, 傳送 ...).
+MAINLAND = ("信息", "默認", "文件夾", "單詞", "發送", "網絡", "程序", "設置", "鏈接", "郵箱", "登錄",
+            "字符", "支持", "服務器", "軟件", "數據", "視頻", "菜單", "緩存", "屏幕", "質量", "賬號", "賬戶")
+
+
+def test_traditional_chinese_reads_as_taiwan_writes():
+    found = [(word, msgid) for msgid, text in _strings(_catalog("zh_Hant")) for word in MAINLAND
+             if word in text]
+    found += [("用戶", msgid) for msgid, text in _strings(_catalog("zh_Hant"))
+              if re.search("用戶(?!端)", text)]
+    assert not found, found

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PASSWORDS, flat, text
 
+from pbm.model import accounts
+
 pytestmark = pytest.mark.post_office()
 
 
@@ -17,8 +19,14 @@ def test_signup_welcomes_and_stores_only_a_hash(post):
     assert stored.startswith("scrypt$16384$8$1$") and "Sw0rdfish" not in stored
 
 
-def test_signup_with_addresses_sends_game_mail_to_the_first(post):
-    post.send("signup bob Hunter22 Bob@Home.example.org bob@work.example.org", sender="x@example.org")
+def test_signup_with_addresses_sends_game_mail_to_the_first_once_confirmed(post):
+    mails = post.send("signup bob Hunter22 Bob@Home.example.org bob@work.example.org", sender="x@example.org")
+    asks = {m["To"]: m for m in mails if "confirm your address" in m["Subject"]}
+    assert set(asks) == {"bob@home.example.org", "bob@work.example.org"}
+    assert post.db.execute("SELECT count(*) FROM addresses WHERE user_id = 'bob'").fetchone() == (0,)
+    for address in ("bob@work.example.org", "bob@home.example.org"):
+        [done] = post.reply(asks[address], "yes")
+        assert f"{address} now gets the mail of bob" in flat(done)
     assert post.db.execute("SELECT address, position FROM addresses WHERE user_id = 'bob' ORDER BY position"
                            ).fetchall() == [("bob@home.example.org", 0), ("bob@work.example.org", 1)]
     post.signup("alice")
@@ -72,8 +80,11 @@ def test_change_password(post):
 
 def test_change_address(post):
     post.signup("alice")
-    [done] = post.send("change address alice Sw0rdfish alice@new.example.org alice@example.org")
-    assert "Game mail goes to alice@new.example.org" in flat(done)
+    [ask, done] = post.send("change address alice Sw0rdfish alice@new.example.org alice@example.org")
+    assert "Game mail goes to alice@example.org" in flat(done) and "Waiting for confirmation" in flat(done)
+    assert ask["To"] == "alice@new.example.org"
+    post.reply(ask, "confirmed")
+    assert accounts.addresses(post.db, "alice") == ["alice@new.example.org", "alice@example.org"]
     [error] = post.send("change address alice Sw0rdfish")
     assert "change address takes 3 to 7 words" in flat(error)
     assert "change address alice ********" in flat(error)       # a registered user id is no secret
@@ -169,6 +180,7 @@ def test_multiple_runs_each_line_until_the_first_blank_line(post):
     mails = post.send("multiple", "signup alice Sw0rdfish\nsignup alice Sw0rdfish\n"
                                   "signup bob Hunter22 bob@example.org\n\nsignup carol c4rol-pw\n")
     assert [m["Subject"] for m in mails] == ["Welcome to pbm test, alice", "pbm test error",
+                                             "pbm test: confirm your address for bob",   # not the sender's
                                              "Welcome to pbm test, bob"]
     assert post.db.execute("SELECT id FROM users ORDER BY id").fetchall() == [("alice",), ("bob",)]
 

@@ -235,7 +235,7 @@ def test_the_setup_command(post):
     assert "alice (Cho) chose the setup right" in flat(mails[player("bob")])
     setup(post, "alice", "ehhe")
     [page] = post.send("janggi status 101")
-    assert "setup by bob: left" in flat(page) and "setup by alice: outer" in flat(page)
+    assert "bob chose the setup left" in flat(page) and "alice chose the setup outer" in flat(page)
     assert "0 moves so far." in flat(page)
     [(params, start)] = post.db.execute("SELECT params, start_fen FROM games WHERE variant = 'janggi'")
     assert json.loads(params) == {"cho": "outer", "han": "left"}

@@ -45,7 +45,7 @@ def test_set_changes_the_language_of_the_answer_itself(tmp_path):
     [answer] = post.send("set alice Sw0rdfish lang=ko board_faces=HANGUL")
     assert "alice 님의 현재 설정:" in flat(answer) and "board_faces=hangul" in flat(answer)
     [error] = post.send("set alice Sw0rdfish lang=fr")
-    assert "lang=fr은(는) 설정이 아닙니다." in flat(error) and "lang=en|zh-Hans|zh-Hant|ko" in flat(error)
+    assert "lang=fr은 설정이 아닙니다." in flat(error) and "lang=en|zh-Hans|zh-Hant|ko" in flat(error)
 
 
 def test_a_stranger_is_answered_in_the_language_of_their_mail(tmp_path):
@@ -123,7 +123,7 @@ def test_a_refused_conditional_move_is_explained_in_the_senders_language(tmp_pat
     assert "cannon" not in flat(error) and "Nothing was set" not in flat(error)
     [answer] = post.send("xiangqi conditional 101 bob Hunter22", "h3e3 h10g8", sender="bob@example.org")
     assert {"zh-Hans": "如果 alice 走 h3e3 (C2=5)，你走 h10g8 (H8+7)。",
-            "ko": "alice 님이 h3e3 (C2=5)을(를) 두면, h10g8 (H8+7)을(를) 둡니다."}[lang] in text(answer)
+            "ko": "alice 님이 h3e3 (C2=5)를 두면, h10g8 (H8+7)을 둡니다."}[lang] in text(answer)
 
 
 def _refused(move: str) -> rules.RulesError:

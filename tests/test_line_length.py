@@ -11,6 +11,7 @@ import pytest
 from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import catalogue, i18n
+from pbm.commands import wording
 from pbm.outbox import compose
 
 LIMIT = 78
@@ -89,8 +90,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
         user = ("alice", "bob")[ply % 2]
         mails += post.send(f"xiangqi move {chase} {user} {PASSWORDS[user]} {move}", sender=f"{user}@example.org")
     mails += post.send(f"xiangqi ruling {chase}")
-    mails += post.send(f"xiangqi appeal {chase} bob {PASSWORDS['bob']}", "The horse was protected.",
-                       sender="bob@example.org")
+    mails += post.send(f"xiangqi appeal {chase} bob {PASSWORDS['bob']}", APPEAL, sender="bob@example.org")
     mails += post.send(f"xiangqi tournament create rr alice {PASSWORDS['alice']} --system=roundrobin",
                        sender="alice@example.org")
     for user in ("alice", "bob", "carol", "root"):
@@ -117,8 +117,21 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     mails += post.send(f"vacation bob {PASSWORDS['bob']} off", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 1", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 30", sender="bob@example.org")
+    # Janggi setups (by challenge and by command) and a Gi-Qi promotion, named in the reader's words
+    mails += post.send("janggi challenge -setup=outer alice bob", sender="alice@example.org")
+    mails += post.send(f"janggi setup 102 bob {PASSWORDS['bob']} left", sender="bob@example.org")
+    mails += post.send("janggi status 102")
+    mails += post.send(f"giqi challenge -fen={PROMOTING.replace(' ', '_')} alice bob",
+                       sender="alice@example.org")
+    mails += post.send(f"giqi move 102 alice {PASSWORDS['alice']} e3d2+", sender="alice@example.org")
+    # the limits against floods: an address to confirm, a reset code too many, a challenge too many
+    mails += post.send("signup dora D0ra-pass1 dora@home.example.org", sender="dora@example.org")
+    for _ in range(4):
+        mails += post.send("password reset carol", sender="stranger@example.net")
+    for challenger in ("alice", "alice", "alice", "bob", "bob", "bob"):
+        mails += post.send(f"janggi challenge {challenger} root", sender=f"{challenger}@example.org")
     mails += post.tick(2)
-    mails += post.send("change password alice Sw0rdfish N3w-secret-pw")
+    mails += post.send("change password alice Sw0rdfish N3w-secret-pw")     # with the new reply addresses
     for game in catalogue.served():             # the page of a game without its own help page
         monkeypatch.setitem(catalogue.GAMES, game, dataclasses.replace(catalogue.GAMES[game],
                                                                        help_template="game_help.j2"))
@@ -131,6 +144,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
             if i18n.width(line) > LIMIT and not line.strip().startswith("https://") and not FEN.match(line)]
     assert not long, "\n".join(f"{subject}: {line!r} ({i18n.width(line)})" for subject, line in long)
+    assert_in_the_readers_words(mails, lang)
     if lang != "en":
         return
     wrong = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()
@@ -142,9 +156,40 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
                      "then if alice plays h1g3 (H2+3), you play i10h10 (R9=8).",
                      "Preview: nothing was played yet.", "The Xiangqi tournament cup is over.",
                      "This was sent from elsewhere@example.net,",
+                     "asked that the mail of dora", "reset codes in the last day",
+                     "A challenge to you from bob", "The new reply addresses of your",
                      "chases the horse on d3 (unprotected: its protector,",
                      "Rule 4: A side that newly chased", "bob appeals against the ruling"):
         assert sentence in said                 # the walk reached the mails that say them
+
+
+# What a mail must never show a reader: the database's event codes, a Python repr, a particle
+# field left unformatted; in Korean a particle left to the reader (을(를)); in Chinese and Korean
+# an English piece name, or a Janggi setup's English key, romanization or letters, outside the help
+# pages (which name the command words, `setup outer`, and the Padwar qi pieces' Barsoomian names)
+# and a command's own words (`-setup=outer`).
+EVENT_CODES = re.compile(r"\b(?:undo|draw)-(?:offer|rejected|agreed)\b|\bseek-taken\b"
+                         r"|\b(?:setup|challenge|accept|resign|timeout|lapsed|undo|tournament) by \w+")
+REPR = re.compile(r"\[['\"]|\{['\"]|\{\w+:\w+\}")
+FALLBACK = re.compile(r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|\(으\)로|와\(과\)|과\(와\)")
+PIECE_NAMES = re.compile(r"\b(?:" + "|".join(sorted(wording.PIECES, key=len, reverse=True)) + r")\b")
+SETUP_WORDS = re.compile(r"(?<!=)\b(?:inner|outer|left|right|HEEH|EHEH|HEHE|EHHE|(?:ma|sang)(?:-(?:ma|sang)){3})\b")
+APPEAL = "The horse was protected."       # a player's own words, quoted as written
+PROMOTING = "lhfg3hl/2r1ke1b1/2fgf1f1f/f7Y/Pp1ny2F1/2y6/FPF1e1NPF/1B2GER1L/LHE2KGH1[y] b - - 3 29"
+
+
+def assert_in_the_readers_words(mails, lang: str) -> None:
+    wrong, foreign = [], lang in ("zh-Hans", "zh-Hant", "ko")
+    for mail in mails:
+        for line in text(mail).splitlines():
+            if line.strip().startswith("https://") or FEN.match(line) or line.strip() == APPEAL:
+                continue
+            named = foreign and "help" not in mail["Subject"] and (PIECE_NAMES.search(line)
+                                                                   or SETUP_WORDS.search(line))
+            fallback = lang == "ko" and FALLBACK.search(line)
+            if EVENT_CODES.search(line) or REPR.search(line) or fallback or named:
+                wrong.append((mail["Subject"], line))
+    assert not wrong, "\n".join(f"{subject}: {line!r}" for subject, line in wrong)
 
 
 def _templates():

@@ -8,6 +8,7 @@ import re
 
 from support.postoffice import plain
 from test_commands_game import MATE
+from test_line_length import assert_in_the_readers_words
 
 import rules
 from pbm import i18n
@@ -79,6 +80,8 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     assert i18n.width(header[:header.index("bob")]) == i18n.width(first[:first.index("車1進1")])
     assert pbm_env.query("SELECT status, winner, reason FROM games") == [("finished", "alice", "checkmate")]
     assert_fits(seen)
+    assert_in_the_readers_words([m for m in seen if m["To"].startswith("alice")], "zh-Hans")
+    assert_in_the_readers_words([m for m in seen if m["To"].startswith("bob")], "zh-Hant")
 
 
 def test_refusals_are_explained_in_the_senders_language(pbm_env):
@@ -94,7 +97,7 @@ def test_refusals_are_explained_in_the_senders_language(pbm_env):
     [error] = send(pbm_env, "xiangqi move 999 alice Sw0rdfish h3e3", "alice").values()
     assert "沒有 Xiangqi Board 999。" in body(error)
     stranger = send(pbm_env, "janggi move 101 nobody Sw0rdfish a4a5", "carol", Content_Language="ko-KR")
-    assert "Janggi Board 101은(는) 없습니다." in body(stranger["carol"])
+    assert "Janggi Board 101은 없습니다." in body(stranger["carol"])
     assert_fits(list(stranger.values()))
 
 
@@ -108,7 +111,7 @@ def test_a_janggi_game_in_korean_notation_and_korean_mails(pbm_env):
     assert "minsu 님이 jiwoo 님과 장기 대국을 시작했습니다." in body(mails["jiwoo"])
     assert "c = 초(선수), h = 한.  K 궁(장), G 사, E 상, H 마, R 차, C 포, S 졸/병." in body(mails["minsu"])
     mails = send(pbm_env, "janggi move 101 minsu c4rol-pw 71졸61", "minsu")
-    assert "minsu 님이 71졸61을(를) 두었습니다." in body(mails["jiwoo"])
+    assert "minsu 님이 71졸61을 두었습니다." in body(mails["jiwoo"])
     pbm_env.reply(mails["jiwoo"], "49병59")
     mails = by_recipient(pbm_env.replies())
     mails.update(send(pbm_env, "janggi move 101 minsu c4rol-pw 02마83", "minsu"))
@@ -129,3 +132,4 @@ def test_a_janggi_game_in_korean_notation_and_korean_mails(pbm_env):
     assert mails["minsu"]["Subject"] == "Janggi Board 102 over: jiwoo 님 승(외통)"
     assert "jiwoo 님 승리(외통)." in body(mails["minsu"])
     assert_fits(seen)
+    assert_in_the_readers_words(seen, "ko")

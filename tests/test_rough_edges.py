@@ -90,7 +90,7 @@ def test_status_puts_the_summary_before_the_record_and_a_declined_game_shows_no_
     pbm_env.mail("xiangqi status 101")
     [status] = pbm_env.replies()
     body = plain(status)
-    assert body.index("Summary of Xiangqi Board 101") < body.index("Record:") < body.index("draw-offer by alice")
+    assert body.index("Summary of Xiangqi Board 101") < body.index("Record:") < body.index("alice offered a draw")
     pbm_env.mail("xiangqi resign 101 bob Hunter22", sender="bob@example.org")
     for mail in pbm_env.replies():
         assert "bob has declined the challenge" in flat(mail)

@@ -29,13 +29,28 @@ def test_said_is_the_english_text_and_remembers_its_making():
     ("en", "h3h9 is not a legal move: the cannon on h3 can jump only to capture; the cannon on h3"),
     ("zh-Hans", "h3h9 不是合法着法：h3 的炮只有吃子时才能翻山；h3 的炮可以走到"),
     ("zh-Hant", "h3h9 不是合法著法：h3 的炮只有吃子時才能翻山；h3 的炮可以走到"),
-    ("ko", "h3h9은(는) 둘 수 없는 수입니다: h3의 포은(는) 잡을 때만 넘을 수 있습니다. h3의 포은(는)"),
+    ("ko", "h3h9는 둘 수 없는 수입니다: h3의 포는 잡을 때만 넘을 수 있습니다. h3의 포는"),
 ])
 def test_a_refused_move_is_explained_in_each_language(lang, expected):
     with pytest.raises(rules.IllegalMove) as refused:
         rules.Game.new("xiangqi").play("h3h9")
     with i18n.speaking(lang):
         assert wording.refusal(refused.value).startswith(expected)
+
+
+@pytest.mark.parametrize(("variant", "moves", "lang", "named"), [
+    ("xiangqi", ["h3e3", "a7b7"], "zh-Hans", "a7 的卒可以走到 a6"),      # Black's soldier: 卒
+    ("xiangqi", ["a4b4"], "zh-Hans", "a4 的兵可以走到 a5"),              # Red's: 兵
+    ("janggi", ["a4a5", "a7a8"], "ko", "a7의 병"),                       # Han's soldier: 병
+    ("janggi", ["a4a3"], "ko", "a4의 졸"),                               # Cho's: 졸
+])
+def test_a_piece_is_named_as_its_side_names_it(variant, moves, lang, named):
+    game = rules.Game.new(variant)
+    with pytest.raises(rules.IllegalMove) as refused:
+        for move in moves:
+            game.play(move)
+    with i18n.speaking(lang):
+        assert named in wording.refusal(refused.value)
 
 
 def test_refusals_by_mail_in_chinese_and_korean(tmp_path):
@@ -49,7 +64,7 @@ def test_refusals_by_mail_in_chinese_and_korean(tmp_path):
     [error] = post.send("xiangqi move 101 alice Sw0rdfish zz", sender="alice@example.org")
     assert "无法识别着法 'zz'。请这样写：用起点-终点坐标，例如 h3e3" in text(error)
     [error] = post.send("janggi move 101 bob Hunter22 08차87", sender="bob@example.org")
-    assert "08차87은(는) 둘 수 없는 수입니다: 08의 기물은 초의 마이며, 차이(가)" in " ".join(text(error).split())
+    assert "08차87은 둘 수 없는 수입니다: 08의 기물은 초의 마입니다(차가 아닙니다)" in " ".join(text(error).split())
 
 
 @pytest.mark.parametrize("stored", [

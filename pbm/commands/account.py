@@ -3,26 +3,37 @@ forgotten password (password reset, password set).
 
 Decisions (the spec is silent): a user id is never reused, so old game records keep their meaning;
 signoff is refused while the user still plays a running game (nothing is lost by accident); mail
-goes to the first address given, every listed address is accepted as the user's; addresses are
-not confirmed by mail (as in pbmserv).  A forgotten password: `password reset USERID` mails a
-one-time code (an hour, single use) to every registered address of the user, at most one per 15
-minutes -- a request inside that time is recorded but not answered, so that nobody can fill a
-player's mailbox; `password set USERID CODE NEW` then sets the new password, a wrong code counting
-as a wrong password for the guessing limit (pbm.model.guard).  Any new password revokes the user's reply
-tokens, and every registered address is told that it changed.
+goes to the first address given, every listed address is accepted as the user's once confirmed
+(pbm.commands.confirming).  A forgotten password: `password reset USERID` mails a one-time code
+(an hour, single use) to every registered address of the user, at most `[server]
+reset_codes_per_day` a day however many ask (the asker is told when the next can come); `password
+set USERID CODE NEW` then sets the new password (pbm.model.guard says how wrong codes are counted).
+Any new password revokes the user's reply tokens, and every registered address is told that it
+changed, with the new reply addresses of the user's running games.
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from pbm import catalogue, i18n
-from pbm.commands import notify, wording
-from pbm.commands.base import CommandError, Context, Unanswered, authenticate, prove
+from pbm.commands import confirming, notify, wording
+from pbm.commands.base import (
+    MAX_LISTED,
+    CommandError,
+    Context,
+    Unanswered,
+    authenticate,
+    proven,
+    unregistered,
+)
 from pbm.commands.parse import Request
-from pbm.i18n import N_, _, ngettext
-from pbm.model import accounts, games, guard, tournaments
+from pbm.i18n import _, ngettext
+from pbm.model import accounts, confirmations, games, guard, refusals, resets, tournaments
 from pbm.outbox import compose
 
 # A new account in Chinese or Korean reads the moves in its own notation (in the games that have
 # it: Xiangqi for Chinese, Janggi for Korean; the others as `both`) unless it asks otherwise.
+DAY = timedelta(days=1)
 NOTATION_OF = {"zh-Hans": "chinese", "zh-Hant": "chinese-traditional", "ko": "korean"}
 
 
@@ -41,7 +52,9 @@ def signup(ctx: Context, req: Request) -> None:
     if problem:
         raise CommandError(_("That password cannot be used: {why}.").format(why=wording.said_in(problem)))
     addresses = _addresses(ctx, given or [ctx.incoming.sender])
-    accounts.create(ctx.db, user_id, password, addresses, ctx.now)
+    _signups_left(ctx)
+    accounts.create(ctx.db, user_id, password, [], ctx.now, signed_up_from=ctx.incoming.sender)
+    accounts.set_addresses(ctx.db, user_id, confirming.settle(ctx, user_id, addresses))
     told = i18n.from_header(ctx.incoming.language)
     if "lang" not in chosen and told:
         chosen["lang"] = told
@@ -52,8 +65,27 @@ def signup(ctx: Context, req: Request) -> None:
     prefs = accounts.preferences(ctx.db, user_id)
     with i18n.speaking(prefs["lang"], prefs["notation"]):
         ctx.answer(_("Welcome to {server}, {user}").format(server=ctx.config.server.name, user=user_id),
-                   "welcome.j2", user=user_id, addresses=addresses, server=ctx.config.server.address,
+                   "welcome.j2", user=user_id, addresses=accounts.addresses(ctx.db, user_id),
+                   waiting=confirmations.waiting(ctx.db, user_id), server=ctx.config.server.address,
                    games=catalogue.served())
+
+
+def _signups_left(ctx: Context) -> None:
+    """Refuse a signup past `[server] signups_per_day` from the sender; answered the first time
+    in a day only (a forged From must not bring its owner a mail per signup)."""
+    sender, most = ctx.incoming.sender.lower(), ctx.config.server.signups_per_day
+    made = accounts.signups(ctx.db, sender, ctx.now - DAY)
+    if made < most:
+        return
+    if refusals.refused(ctx.db, "signup", sender, ctx.now - DAY):
+        raise Unanswered("over the signups of a day")
+    ctx.regardless.append(lambda: refusals.refuse(ctx.db, "signup", sender, "", ctx.now))
+    raise CommandError(ngettext(
+        "{n} account has been made from {address} in the last day, the most this server allows; "
+        "try again tomorrow. Further signups from this address today are not answered.",
+        "{n} accounts have been made from {address} in the last day, the most this server allows; "
+        "try again tomorrow. Further signups from this address today are not answered.", made).format(
+        n=made, address=sender))
 
 
 def change_password(ctx: Context, req: Request) -> None:
@@ -67,9 +99,15 @@ def reset_password(ctx: Context, req: Request) -> None:
         raise CommandError(_("The user id in your command is not registered here (send \"help "
                              "password reset\" for the form of the command)."))
     req.safe.add(req.args[0])
-    code = accounts.issue_reset_code(ctx.db, ctx.config.secret, user.id, ctx.now)
-    if code is None:
-        raise Unanswered("a code was mailed less than 15 minutes ago")
+    most = ctx.config.server.reset_codes_per_day
+    code = resets.issue(ctx.db, ctx.config.secret, user.id, ctx.now, most)
+    if isinstance(code, datetime):
+        raise CommandError(ngettext(
+            "{user} has been mailed {n} reset code in the last day, the most this server sends in "
+            "a day. The next one can be asked for from {time} UTC; a code mailed works for an hour.",
+            "{user} has been mailed {n} reset codes in the last day, the most this server sends in "
+            "a day. The next one can be asked for from {time} UTC; each code mailed works for an "
+            "hour.", most).format(user=user.id, n=most, time=f"{code:%Y-%m-%d %H:%M}"))
     mailed = accounts.addresses(ctx.db, user.id)
     name = ctx.config.server.name
     with notify.speaking_to(ctx, user.id):          # the code goes to the user, in their language
@@ -89,17 +127,30 @@ def reset_password(ctx: Context, req: Request) -> None:
 
 
 def set_forgotten_password(ctx: Context, req: Request) -> None:
+    """`password set USERID CODE NEW`.  A right code is taken whatever the guessing limit says (it
+    proves the mailbox: pbm.model.guard); it then lifts every lock on the user and their
+    addresses.  A wrong one counts against the code mailed and the sender, never the user id."""
     user_word, code, new = req.args
-    user_id = prove(ctx, user_word, lambda user: accounts.use_reset_code(
-        ctx.db, ctx.config.secret, user.id, code, ctx.now),
-        N_("That is not the code mailed for {user}, or it has expired (a code works once, for an "
-           "hour). Ask for a new one with: password reset {user}"), guard.reset_subjects)
-    _set_password(ctx, user_id, new, still=" " + _("The code still works."))
+    user = accounts.get(ctx.db, user_word)
+    if user is None or user.closed or not resets.use(ctx.db, ctx.config.secret, user.id, code, ctx.now):
+        counted = guard.code_subjects(user and resets.outstanding(ctx.db, user.id, ctx.now), ctx.incoming)
+        ctx.failures += counted
+        if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
+            raise Unanswered("too many wrong reset codes")
+        if user is None:
+            raise unregistered()
+        raise CommandError(_("That is not the code mailed for {user}, or it has expired (a code works "
+                             "once, for an hour). Ask for a new one with: password reset {user}").format(
+                             user=user.id))
+    req.safe.add(user_word)
+    _set_password(ctx, proven(ctx, user), new, still=" " + _("The code still works."))
+    guard.clear(ctx.db, user.id, accounts.addresses(ctx.db, user.id))
 
 
 def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None:
     """Set `user_id`'s password to `new` if it can be one; confirm to the sender, and tell every
-    registered address (the change may not be theirs)."""
+    registered address (the change may not be theirs), with the new reply addresses of the user's
+    running games: the old ones stop working, and a player must not be cut off from a game."""
     problem = accounts.password_problem(new, user_id)
     if problem:
         raise CommandError(_("The new password cannot be used: {why}.").format(why=wording.said_in(problem))
@@ -109,13 +160,29 @@ def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None
     lines = [_("The password of {user} has been changed.").format(user=user_id),
              *_("Use the new one from now on; the old one no longer works, nor do the reply\n"
                 "addresses of game mails sent before: answer newer ones.").split("\n")]
+    registered = accounts.addresses(ctx.db, user_id)
+    running = _new_reply_addresses(ctx, user_id)
+    sender = ctx.incoming.sender.lower()
     ctx.answer(_("{server}: password changed for {user}").format(server=name, user=user_id), "account.j2",
-               lines=lines)
-    for address in accounts.addresses(ctx.db, user_id):
-        if address != ctx.incoming.sender.lower():
+               lines=lines + running * (sender in registered))
+    for address in registered:
+        if address != sender:
             ctx.out.append(compose.notify(address, _("{server}: password changed for {user}").format(
                                               server=name, user=user_id),
-                                          compose.render("account.j2", lines=lines)))
+                                          compose.render("account.j2", lines=lines + running)))
+
+
+def _new_reply_addresses(ctx: Context, user_id: str) -> list[str]:
+    """The lines listing the user's running games, each with its new reply address."""
+    boards = games.listing(ctx.db, None, [user_id], "active", MAX_LISTED)
+    if not boards:
+        return []
+    epoch = accounts.token_epoch(ctx.db, user_id)
+    return ["", _("The new reply addresses of your running games (answer a game with a mail to its "
+                  "address, the move on the first line):"), "",
+            *(line for board in boards for line in (
+                f"    {board.title} Board {board.number} ({board.player1} - {board.player2})",
+                f"      {notify.reply_address(ctx, board, user_id, epoch)}"))]
 
 
 def set_preferences(ctx: Context, req: Request) -> None:
@@ -156,12 +223,16 @@ def change_address(ctx: Context, req: Request) -> None:
     user_word, password, *given = req.args
     user_id = authenticate(ctx, user_word, password)
     addresses = _addresses(ctx, given)
-    accounts.set_addresses(ctx.db, user_id, addresses)
+    taken = confirming.settle(ctx, user_id, addresses, known=accounts.addresses(ctx.db, user_id))
+    if taken:           # else the old addresses stay until a new one is confirmed
+        accounts.set_addresses(ctx.db, user_id, taken)
+    now = accounts.addresses(ctx.db, user_id)
     ctx.answer(_("{server}: addresses changed for {user}").format(server=ctx.config.server.name, user=user_id),
                "account.j2", lines=[_("The mail addresses of {user} are now:").format(user=user_id), "",
-                                    *(f"    {a}" for a in addresses), "",
-                                    _("Game mail goes to {address}; commands are accepted from all of "
-                                      "them.").format(address=addresses[0])])
+                                    *(f"    {a}" for a in now), "",
+                                    *[_("Game mail goes to {address}; commands are accepted from all of "
+                                        "them.").format(address=now[0])] * bool(now),
+                                    *confirming.waiting_lines(ctx, user_id)])
 
 
 def signoff(ctx: Context, req: Request) -> None:

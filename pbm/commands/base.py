@@ -41,6 +41,7 @@ class Context:
     out: list[Outgoing] = field(default_factory=list)
     request: Request | None = None
     failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.model.guard)
+    regardless: list[Callable[[], None]] = field(default_factory=list)  # done even if refused
     quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
     secrets: set[str] = field(default_factory=set)          # every password word seen
     published: set[str] = field(default_factory=set)        # lines shown to others (`publish`)
@@ -104,6 +105,7 @@ class Command:
     params: bool = False                # takes -parameters and --options
     details: str = ""                   # more for "help VERB"
     checks_password: bool = True        # False: the password is a new one (signup), not checked
+    passless: str = ""                  # the summary in the help of a game without a pass, if other
 
     def usage_line(self, game: str | None = None) -> str:
         prefix = f"{game or 'GAME'} " if self.game else ""
@@ -118,24 +120,22 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
                     "forgotten it, send: password reset {user}"))
 
 
-def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str,
-          subjects: Callable[[str, str], list[str]] = guard.subjects) -> str:
-    """The user id, once `right(user)` says the secret sent for it (a password, a reset code) is
-    right; else CommandError(`wrong`, translated, with {user} filled in), every failure counted by the
-    guessing limit (pbm.model.guard, against `subjects(user, sender)`), which refuses unanswered while
-    it holds -- from every sender, the user's own addresses too (a From is forged at no cost)."""
-    sender = ctx.incoming.sender if ctx.incoming else ""
+def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
+    """The user id, once `right(user)` says the password sent for it is right; else
+    CommandError(`wrong`, translated, with {user} filled in), every failure counted by the guessing
+    limit (pbm.model.guard), which refuses unanswered while it holds: from every sender, the user's
+    own addresses too (a From is forged at no cost), unless the MTA vouched for it.  A right
+    password sent during a lock is refused too, but not counted."""
     user, ctx.from_own = accounts.claimed(ctx.db, user_word, ctx.incoming.standing if ctx.incoming else "")
-    counted = subjects(user.id if user else "", sender)
-    if guard.locked_until(ctx.db, ctx.config, counted, ctx.now):
-        ctx.failures += counted
+    user_id = user.id if user else ""
+    counted = guard.subjects(user_id, ctx.incoming)
+    if guard.locked_until(ctx.db, ctx.config, guard.blocking(user_id, ctx.incoming, ctx.from_own), ctx.now):
+        if user is None or not right(user):
+            ctx.failures += counted
         raise Unanswered("too many wrong passwords")
     if user is None:
         ctx.failures += counted
-        # The word may be a password written in the wrong place, so it is not quoted.
-        raise CommandError(_("The user id in your command is not registered here (check the order "
-                             "of the words against the usage line below; to register, send: "
-                             "signup USERID PASSWORD)."))
+        raise unregistered()
     if ctx.request:
         ctx.request.safe.add(user_word)
     if user.closed:
@@ -150,6 +150,19 @@ def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], 
                         "no password) or send: password reset {user}").format(
             user=user.id, time=f"{until:%Y-%m-%d %H:%M}") if until else ""
         raise CommandError(_(wrong).format(user=user.id) + later)
+    return proven(ctx, user)
+
+
+def unregistered() -> CommandError:
+    """The error for a user id nobody registered.  The word may be a password written in the wrong
+    place, so it is not quoted."""
+    return CommandError(_("The user id in your command is not registered here (check the order of the "
+                          "words against the usage line below; to register, send: signup USERID "
+                          "PASSWORD)."))
+
+
+def proven(ctx: Context, user: accounts.User) -> str:
+    """Note that the command acts for `user`, who proved to be who the command says."""
     if ctx.request:
         ctx.request.trusted = True
     ctx.actor = user.id

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 import rules
-from pbm.commands import notify, wording
+from pbm.commands import notify, parse, wording
 from pbm.commands.base import (
     CommandError,
     Context,
@@ -119,7 +119,7 @@ def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str
                                _("The line \"{line}\" is refused at its move {n}, {move} (your "
                                  "reply): {why} Nothing was set; send the tree again with that line "
                                  "put right."))
-                    raise CommandError(refused.format(line=line, n=i + 1, move=word, user=opponent,
+                    raise CommandError(refused.format(line=parse.cut(line), n=i + 1, move=word, user=opponent,
                                                       why=wording.refusal(e))) from None
         finally:
             for _move in played:
@@ -129,7 +129,7 @@ def _read(board: Board, user: str, game: rules.Game, text: str) -> list[list[str
             if replies.setdefault(before, played[i]) != played[i]:
                 raise CommandError(_("The line \"{line}\" answers {moves} with {move}, but an earlier "
                                      "line answers it with {earlier}: each position needs one reply. "
-                                     "Nothing was set.").format(line=line, moves=" ".join(before),
+                                     "Nothing was set.").format(line=parse.cut(line), moves=" ".join(before),
                                                                 move=played[i], earlier=replies[before]))
         tree.append(played)
     if not tree:

@@ -22,6 +22,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import (
     conditional,
+    confirming,
     next_steps,
     notify,
     parse,
@@ -113,6 +114,12 @@ def _dispatch(ctx: Context, incoming: Incoming) -> None:
             "subject instead, for example: {command}").format(
             address=incoming.sender, command="xiangqi move 101 USERID PASSWORD h2e2")), what="reply")
         return
+    if incoming.token is not None and tokens.confirming(incoming.token):
+        req = parse.split("confirm")
+        error = _attempt(ctx, req, "", lambda: confirming.reply(ctx))
+        if error and not isinstance(error, Unanswered):
+            _refuse(ctx, req, error, what="reply")
+        return
     if incoming.token is not None:
         _token_reply(ctx)
         return
@@ -178,8 +185,11 @@ def _attempt(ctx: Context, req: Request, comment: str, work: Callable[[], None])
         ctx.published = published
         guard.record(ctx.db, ctx.failures, ctx.now)    # a wrong password counts, whatever else
         ctx.failures.clear()
+        for then in ctx.regardless:                     # as does what a limit keeps of a refusal
+            then()
         return e
     finally:
+        ctx.regardless.clear()
         ctx.db.execute("RELEASE pbm_command")
 
 
@@ -200,13 +210,16 @@ def _refuse(ctx: Context, req: Request, error: CommandError, command: registry.C
     # whose every word may be the new password
     if command is None or command.checks_password:
         req.safe.update(t for t in req.tokens if not accounts.user_id_problem(t) and accounts.get(ctx.db, t))
-    body = compose.render("error.j2", what=what, command=req.quoted(),
-                          problem=req.mask_unquoted(str(error), accounts.MIN_PASSWORD),
+    body = compose.render("error.j2", what=what, command=parse.cut(req.quoted()),
+                          problem=parse.bounded(req.mask_unquoted(str(error), accounts.MIN_PASSWORD)),
                           usage=usage, help_topic=command.verb if command else "")
     root = reply_to = None
     if ctx.board:
         root = notify.thread(ctx, ctx.board)
-        if ctx.actor in ctx.board.players:      # proven: a corrected move may answer this mail
+        # proven, and the sender the player's (a token, or a registered address): a corrected
+        # move may answer this mail -- a stranger who used the password gets no token
+        if ctx.actor in ctx.board.players and (ctx.incoming.token is not None or accounts.owns_address(
+                ctx.db, ctx.actor, ctx.incoming.standing)):
             reply_to = notify.reply_address(ctx, ctx.board, ctx.actor)
     ctx.out.append(compose.answer(ctx.incoming, subject, body, root=root, reply_to=reply_to))
 
@@ -268,7 +281,7 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
     reply came from the player's own address, where the error goes back to.  From any other
     sender (a forwarded mail's token, a forged From) that would tell a stranger which word is the
     password, so every such word is masked unchecked, as is any beyond the first CHECKED_WORDS."""
-    shown = [text.strip() for text in lines if text.strip()][:SHOWN_LINES]
+    shown = [parse.cut(text.strip()) for text in lines if text.strip()][:SHOWN_LINES]
     account = accounts.get(ctx.db, user)        # None: the token's user is gone
     own = account is not None and accounts.owns_address(ctx.db, user, ctx.incoming.sender)
     candidates = list(dict.fromkeys(w for text in shown for w in text.split() if len(w) >= accounts.MIN_PASSWORD))

@@ -5,7 +5,8 @@ cost: without limits, one mail of 50 `challenge` lines made 50 games and 50 mail
 challenged.  Counted from the games table (no counter to keep in step): per mail (the first
 `challenges_per_mail` challenges run; the next line is refused once, the rest unanswered), per
 challenger and opponent (`challenges_pending_per_player` challenges not yet taken up), per
-challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day), and the
+challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day), per
+challenged player from everyone together (`challenges_waiting`: many throwaway accounts), and the
 caps players set on their running games of a game (`GAME limit`, pbm.commands.pending).
 """
 from __future__ import annotations
@@ -13,9 +14,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm import catalogue
+from pbm.commands import notify
 from pbm.commands.base import CommandError, Context, Unanswered
-from pbm.i18n import ngettext
+from pbm.i18n import _, ngettext
+from pbm.model import accounts, refusals
 from pbm.model.db import Database, timestamp
+from pbm.outbox import compose
 
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
 
@@ -40,6 +44,7 @@ def check(ctx: Context, variant: str, challenger: str, opponent: str) -> None:
             "{user} already has {n} challenges to {opponent} that {opponent} has not taken up; wait "
             "until {opponent} moves in one of them, or they lapse.", pending_to).format(
             user=challenger, n=pending_to, opponent=opponent))
+    _waiting_for(ctx, challenger, opponent)
     pending = ctx.db.execute(f"SELECT count(*) FROM games WHERE {_PENDING}", [challenger]).fetchone()[0]
     if pending >= server.challenges_pending:
         raise CommandError(ngettext(
@@ -63,6 +68,46 @@ def check(ctx: Context, variant: str, challenger: str, opponent: str) -> None:
             "tomorrow.",
             "{user} has made {n} challenges in the last day, the most this server allows; try again "
             "tomorrow.", today).format(user=challenger, n=today))
+
+
+def _waiting_for(ctx: Context, challenger: str, opponent: str) -> None:
+    """Refuse a challenge past `[server] challenges_waiting` waiting for `opponent`, from everyone
+    together (throwaway accounts get around the per-challenger limits); the opponent is told of the
+    refusals once a day, so that the refusals themselves make no flood."""
+    most = ctx.config.server.challenges_waiting
+    waiting = ctx.db.execute("SELECT count(*) FROM games WHERE status = 'active' AND accepted_at IS NULL "
+                             "AND challenger != ? AND ? IN (player1, player2)", [opponent, opponent]).fetchone()[0]
+    if waiting < most:
+        return
+    ctx.regardless.append(lambda: _refused(ctx, challenger, opponent, waiting))
+    raise CommandError(ngettext(
+        "{opponent} has {n} challenge waiting to be taken up or declined, the most this server lets "
+        "wait for one player; try again once {opponent} has answered it.",
+        "{opponent} has {n} challenges waiting to be taken up or declined, the most this server lets "
+        "wait for one player; try again once {opponent} has answered them.", waiting).format(
+        opponent=opponent, n=waiting))
+
+
+def _refused(ctx: Context, challenger: str, opponent: str, waiting: int) -> None:
+    tell = not refusals.refused(ctx.db, "challenge", opponent, ctx.now - timedelta(days=1), told=True)
+    refusals.refuse(ctx.db, "challenge", opponent, challenger, ctx.now, told=tell)
+    address = accounts.mail_address(ctx.db, opponent)
+    if not tell or address is None:
+        return
+    name = ctx.config.server.name
+    with notify.speaking_to(ctx, opponent):
+        lines = [*ngettext(
+            "A challenge to you from {user} was refused: {n} challenge is already waiting\n"
+            "for your answer, the most this server lets wait. Take it up by moving, or\n"
+            "decline it (GAME reject USERID PASSWORD declines all of a game's).",
+            "A challenge to you from {user} was refused: {n} challenges are already waiting\n"
+            "for your answer, the most this server lets wait. Take them up by moving, or\n"
+            "decline them (GAME reject USERID PASSWORD declines all of a game's).", waiting).format(
+            user=challenger, n=waiting).split("\n"), "",
+            *_("Until then further challenges to you are refused; you are told of them at most\n"
+               "once a day.").split("\n")]
+        ctx.out.append(compose.notify(address, _("{server}: challenges to you refused").format(server=name),
+                                      compose.render("account.j2", lines=lines)))
 
 
 def room(db: Database, variant: str, user: str) -> tuple[int, int] | None:

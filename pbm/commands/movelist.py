@@ -12,7 +12,8 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
-from pbm.i18n import ljust, width
+from pbm import i18n
+from pbm.i18n import _, ljust, width
 from pbm.model.games import Board, PlayedMove
 
 KEPT = 1000             # lists a thread keeps: one per board played on lately
@@ -24,7 +25,7 @@ def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation
     """The list of the board's moves (the first `upto`), in coordinates, the game's notation, or
     `both` (a player's preference), or as `names` names them (a reader's notation, such as
     Chinese: then `notation` names that style); "" before the first move."""
-    key = (upto, notation, len(board.moves), sides)
+    key = (upto, notation, len(board.moves), sides, i18n.language())
     if key not in board.rendered:
         # each name over its column's moves: after a cell's number ("  1. ")
         header = (f"     {board.player1} ({sides[0]})", f"     {board.player2} ({sides[1]})")
@@ -57,13 +58,14 @@ _kept = _Kept()
 
 def _lines(game_id: int, header: tuple[str, str], notation: str, moves: list[PlayedMove],
            names: list[str] | None) -> list[str]:
-    key = (game_id, header, notation)
+    key = (game_id, header, notation, i18n.language())
     made = _kept.lists.pop(key, None)
     if made is None or moves[:len(made.moves)] != made.moves:
         made = _List([], [], width(header[0]), [])
     start = len(made.cells)
+    auto = " " + _("(Auto)")
     cells = made.cells + [f"{ply:>3}. {names[ply - 1] if names else cell(m, notation)}"
-                          f"{' (Auto)' if m.auto else ''}"
+                          f"{auto if m.auto else ''}"
                           for ply, m in enumerate(moves[start:], start=start + 1)]
     columns = max([made.width, *map(width, cells[start + start % 2::2])])    # the new left cells
     if made.lines and columns == made.width:

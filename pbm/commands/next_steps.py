@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import rules
 from pbm import i18n
+from pbm.commands import wording
 from pbm.i18n import _
 from pbm.model import accounts, games
 from pbm.model.games import Board
@@ -64,7 +65,7 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
             lines = [_("To queue your next move, reply to this mail with: queue MOVE")]
         lines.append(answers)
         if game.may_setup(board.turn_of(user)):
-            mine = game.arrangement(board.turn_of(user)).key
+            mine = wording.named(game.arrangement(board.turn_of(user)))
             lines.append(_("Before your first move you may choose your setup (now: {mine}): answer\n"
                            "with setup ARRANGEMENT; \"{game} help\" lists them.").format(mine=mine, game=v))
         return lines

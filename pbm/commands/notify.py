@@ -118,9 +118,11 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     style = prefs["notation"]
     if style in reader_styles(game.variant):
-        key = ("names", style, id(game), len(game.moves))    # once per event, for all its readers
+        # the list is of the board's moves: a game replayed to an earlier move names fewer
+        listed = game if game.moves[:len(board.moves)] == [m.move for m in board.moves] else board.replay()
+        key = ("names", style, id(listed), len(listed.moves))  # once per event, for all its readers
         if key not in board.rendered:
-            board.rendered[key] = game.name_moves(style)
+            board.rendered[key] = listed.name_moves(style)
         names = board.rendered[key][:upto]
         moves = movelist.text(board, sides, upto, style, names)
     else:

@@ -109,3 +109,21 @@ def split(text: str) -> Request:
         else:
             request.words.append(token)
     return request
+
+
+QUOTED_LINE = 200       # characters of a line of the sender's an error quotes back, at most
+QUOTED_LINES = 20       # lines of an error's text, at most
+
+
+def cut(line: str, most: int = QUOTED_LINE) -> str:
+    """A line quoted back cut to `most` characters, "..." marking the cut: an error must not echo
+    a 300 KB word."""
+    return line if len(line) <= most else line[:most - 3] + "..."
+
+
+def bounded(text: str) -> str:
+    """An error's text within bounds: no word over QUOTED_LINE characters (its prose has none; a
+    quoted word may), at most QUOTED_LINES lines."""
+    lines = [" ".join(cut(word) for word in line.split(" ")) for line in text.split("\n")]
+    return "\n".join(lines[:QUOTED_LINES] + ["..."] * (len(lines) > QUOTED_LINES))
+

@@ -125,7 +125,7 @@ def status(ctx: Context, req: Request) -> None:
     for address, reason in bounces.refused_addresses(ctx.db, filter(None, mailboxes)).items():
         headline.append(_("Mail to {user} ({address}) was refused for good: {reason}").format(
             user=mailboxes[address], address=address, reason=reason))
-    record = [f"  {at[:16]}  {kind} by {user}{': ' + detail if detail else ''}"
+    record = [f"  {at[:16]}  {wording.event(kind, user, detail, game.variant.arrangements)}"
               for at, kind, user, detail in games.events(ctx.db, board)]
     values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
                   record=record)

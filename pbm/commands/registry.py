@@ -59,7 +59,7 @@ def _game_help(ctx: Context, variant: str) -> None:
     start = rules.Game.new(variant)
     v = start.variant
     # this game's commands only: no setup without arrangements to choose, no pass where none is
-    commands = [(c.usage_line(variant), c.summary if v.passing else c.summary.replace("pass, ", ""))
+    commands = [(c.usage_line(variant), c.summary if v.passing or not c.passless else c.passless)
                 for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)]
     ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
                commands=commands, notation=v.notation,
@@ -144,7 +144,7 @@ COMMANDS: list[Command] = [
                     "the side to move); -unrated. Games from a -fen position are not rated.")),
     Command("move", "BOARD USERID PASSWORD MOVE[#N]", N_("play a move (or pass, resign, propose, "
             "accept, reject, undo)"), play.move, game=True, min_args=4, max_args=4, passwords=(2,),
-            aliases=("board", "mvoe"),
+            aliases=("board", "mvoe"), passless=N_("play a move (or resign, propose, accept, reject, undo)"),
             details=N_("MOVE is written in coordinates (h2e2, h2-e2, h2xe2) or, for Xiangqi, in WXF "
                     "(C2=5). With #N (h2e2#7) the move is refused unless it is move number N, so a "
                     "move written for an old position is never played by mistake. Instead of a move: "

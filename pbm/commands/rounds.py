@@ -26,7 +26,7 @@ from pbm.model.games import Board
 from pbm.model.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
-from pbm.tournaments.crosstable import crosstable_html, crosstable_text
+from pbm.tournaments.crosstable import crosstable_html, crosstable_text, short_table
 from pbm.tournaments.standings import standings
 from pbm.tournaments.tiebreaks import DEFAULTS, NAMES
 
@@ -226,12 +226,29 @@ def mail_everyone(ctx: Context, t: Tournament, subject: object, lines: list,
     their own language (`subject` and `lines` are written when each mail is: `lazy`)."""
     values = values or report(ctx, t)
     users = [e.user for e in values["entries"] if not e.withdrawn]
+    large = len(values["entries"]) > LARGE
     for user, who in accounts.readers(ctx.db, list(dict.fromkeys([*users, t.director]))).items():
         if who.address is None:
             continue
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
-            text, html = render(values, [str(line) for line in lines] + personal(values, user))
+            shown = brief(values, user) if large else values
+            text, html = render(shown, [str(line) for line in lines] + personal(values, user)
+                                + [_("The full crosstable: send the subject {command}").format(
+                                    command=f"{t.variant} tournament show {t.name}")] * large)
             ctx.out.append(compose.notify(who.address, str(subject), text, html=html, kind="note"))
+
+
+LARGE = 16      # players in a tournament past which its mails to everyone are brief (`brief`)
+
+
+def brief(values: dict, user: str) -> dict:
+    """What a large tournament's mail to everyone shows `user`: their own board of the round and a
+    short standings table, computed once for all -- 64 crosstables of 64 players in every round
+    mail made megabytes of mail and held the write lock for seconds."""
+    ranked = values["ranked"] if any(g.result for g in values["games"]) else []
+    table = short_table(ranked, user) if ranked else None
+    return dict(values, current=[p for p in values["current"] if user in (p.game.white, p.game.black)],
+                crosstable=table.text() if table else "", crosstable_html=table.html() if table else "")
 
 
 def personal(values: dict, user: str) -> list[str]:

@@ -50,7 +50,7 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
     chosen = _choose(game, side, text)
     if chosen == before:
         raise CommandError(_("You already play {setup}; nothing was changed.").format(
-            setup=describe(chosen, _side_name(game, side))))
+            setup=wording.arrangement(chosen, _side_name(game, side))))
     games.set_start(ctx.db, board, game.params, game.start_fen)
     games.add_event(ctx.db, board, "setup", user, chosen.key, ctx.now)
     if turns.consent(ctx, board, user) and board.to_move == user:
@@ -59,7 +59,7 @@ def arrange(ctx: Context, board: Board, user: str, text: str) -> None:
     name = _side_name(game, side)
     notify.board_mails(ctx, board, game, actor=user, headline=[lazy(lambda: _(
         "{user} ({side}) chose {setup}.").format(user=user, side=wording.name(name),
-                                                 setup=describe(chosen, name)))])
+                                                 setup=wording.arrangement(chosen, name)))])
     games.remember(board, game)
 
 
@@ -88,7 +88,7 @@ def from_challenge(game: rules.Game, challenger_side: str, own: str | bool | Non
     # the game has the standard start
     arranged = _choose(game, challenger_side, str(choice))
     return [lazy(lambda: _("{side} plays {setup}.").format(side=wording.name(mine),
-                                                           setup=describe(arranged, mine)))]
+                                                           setup=wording.arrangement(arranged, mine)))]
 
 
 def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
@@ -97,13 +97,6 @@ def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
         return game.setup(side, text)
     except rules.RulesError as e:
         raise CommandError(wording.refusal(e)) from None
-
-
-def describe(a: Arrangement, side: str) -> str:
-    """`the setup outer, 상마마상 (sang-ma-ma-sang), EHHE from Han's left`: the names a player finds
-    in the help page, and the letters of the board."""
-    return _("the setup {key}, {hangul} ({romanized}), {letters} from {side}'s left").format(
-        key=a.key, hangul=a.hangul, romanized=a.romanized, letters=a.letters, side=wording.name(side))
 
 
 def _side_name(game: rules.Game, side: str) -> str:

@@ -7,7 +7,7 @@ and expires_at.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbm import clock
 from pbm.commands import away as vacation
@@ -16,7 +16,7 @@ from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
 from pbm.mail.messages import Outgoing
-from pbm.model import accounts, games, guard, received, vacations
+from pbm.model import accounts, games, guard, received, refusals, resets, vacations
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import compose
 from pbm.outbox.queue import purge_sent, queue
@@ -50,6 +50,8 @@ def run(ctx: Context) -> None:
     now = timestamp(ctx.now)
     outages.check(ctx)                  # first: a clock that ran out during an outage gets it back
     guard.forget_old(ctx.db, ctx.now)
+    resets.forget_old(ctx.db, ctx.now)
+    refusals.forget_old(ctx.db, ctx.now - timedelta(days=1))
     accounts.forget_checks(ctx.db, ctx.now)
     for game_id, in ctx.db.execute("SELECT id FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?",
                                    [now, BATCH]).fetchall():

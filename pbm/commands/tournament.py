@@ -10,8 +10,14 @@ Decisions:
 - `leave` before the start takes the entry back; after it, it withdraws the player like the
   director's `withdraw`: their running game is lost, the games they still had are forfeited.
 - `cancel` stops the pairing of further rounds; games already running go on as ordinary games.
+- Within bounds: a player creates at most `[server] tournaments_per_week` (an
+  administrator any number), a tournament takes at most `tournament_players`; a name is free again
+  once its tournament was cancelled before it started, or finished a year ago (the old one is then
+  named NAME~ID).
 """
 from __future__ import annotations
+
+from datetime import timedelta
 
 from pbm import catalogue, i18n
 from pbm.commands import notify, play, rounds, turns, wording
@@ -31,6 +37,7 @@ WORDS = {"create": (3, 4), "join": (3, 3), "leave": (3, 3), "start": (3, 3), "sh
          "record": (1, 1),
          "withdraw": (4, 4), "cancel": (3, 3)}
 MAX_ROUNDS = 50
+NAME_KEPT = timedelta(days=365)     # a finished tournament's name is free again after this
 
 
 def tournament(ctx: Context, req: Request) -> None:
@@ -96,9 +103,18 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     theme = choices.theme(options, variant, params)
     game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
-    if tournaments.get(ctx.db, variant, name):
+    held = tournaments.get(ctx.db, variant, name)
+    if held and not tournaments.free_name(ctx.db, held, ctx.now - NAME_KEPT):
         raise CommandError(_("There is already a {title} tournament called {name}; choose another "
                              "name.").format(title=title, name=name))
+    weekly = ctx.config.server.tournaments_per_week
+    made = tournaments.created_since(ctx.db, user, ctx.now - timedelta(days=7))
+    if made >= weekly and not _admin(ctx, user):
+        raise CommandError(ngettext(
+            "{user} has created {n} tournament in the last week, the most this server allows; try "
+            "again later.",
+            "{user} has created {n} tournaments in the last week, the most this server allows; try "
+            "again later.", made).format(user=user, n=made))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
                            theme)
@@ -173,6 +189,10 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
     choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).rating)
+    room = ctx.config.server.tournament_players
+    if len(tournaments.entries(ctx.db, t)) >= room:
+        raise CommandError(_("{name} is full: it has {n} players, the most a tournament on this server "
+                             "takes.").format(name=t.name, n=room))
     most, had = reliability.max_timeouts(ctx.db, t.id), reliability.timeouts(ctx.db, user, ctx.now)
     if most is not None and had > most:
         raise CommandError(_("{name} takes players with at most {most} time-outs in the last 12 months, "

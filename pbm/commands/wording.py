@@ -11,14 +11,22 @@ import re
 from collections.abc import Callable
 
 import rules
+from pbm import i18n
 from pbm.i18n import N_, _
 from rules.said import Said
+from rules.variant import Arrangement
 
 # Names that come from data (rules.variant, catalogue), marked here for the catalogs.
 TITLES = (N_("Xiangqi"), N_("Janggi"), N_("Padwar qi"), N_("Gi-Qi-Game"))
 SIDES = (N_("Red"), N_("Black"), N_("Cho"), N_("Han"), N_("White"))
 PIECES = (N_("king"), N_("advisor"), N_("elephant"), N_("horse"), N_("rook"), N_("chariot"),
-          N_("cannon"), N_("soldier"))
+          N_("cannon"), N_("soldier"),
+          # Gi-Qi-Game's (a promotion's headline names the piece promoted to)
+          N_("bodyguard"), N_("lance"), N_("knight"), N_("bishop"), N_("peasant"), N_("foot soldier"),
+          N_("yeoman"), N_("warrior"), N_("arrow"), N_("heavy cavalry"), N_("dragon rook"),
+          N_("dragon knight"), N_("dragon bishop"), N_("marshal"), N_("queen"), N_("adjutant"),
+          # Padwar qi's
+          N_("chief"), N_("padwar"), N_("thoat"), N_("dwar"), N_("Martian cannon"), N_("pathan"))
 
 # What the letters of the ASCII board mean, for readers of another language than English (the
 # English legend is the rules core's); the letters stay, so that the board keeps its columns.
@@ -190,6 +198,12 @@ def said_in(text: object) -> str:
     language, each of its values in turn; any other text as it is."""
     if not isinstance(text, Said):
         return str(text)
+    side = text.values.get("side")
+    if isinstance(side, int) and "{" not in text.template:
+        # a piece of one side: a translation naming both sides' pieces (兵/卒, 졸/병) names the
+        # first side's first
+        names = _(text.template).split("/")
+        return names[min(side, len(names) - 1)]
     return _(text.template).format(**{name: said_in(value) if isinstance(value, str) else value
                                       for name, value in text.values.items()})
 
@@ -197,3 +211,59 @@ def said_in(text: object) -> str:
 def refusal(error: rules.RulesError) -> str:
     """Why the rules core refused a move, as a sentence in the reader's language."""
     return _("{why}.").format(why=said_in(error.args[0] if error.args else str(error)))
+
+
+def arrangement(a: Arrangement, side: str) -> str:
+    """`the setup outer, 상마마상 (sang-ma-ma-sang), EHHE from Han's left`: the names a player finds
+    in the help page, and the letters of the board.  Korean players name a setup by its Hangul name
+    alone (as `.gib` records do), Chinese readers by that name with its pieces in Chinese: the key
+    and the letters are English words (`named`)."""
+    if i18n.language() != "en":
+        return named(a)
+    return _("the setup {key}, {hangul} ({romanized}), {letters} from {side}'s left").format(
+        key=a.key, hangul=a.hangul, romanized=a.romanized, letters=a.letters, side=name(side))
+
+
+def named(a: Arrangement) -> str:
+    """A setup's name in a sentence: `outer` (the word of `setup outer`) in English, `상마마상` in
+    Korean, `상마마상（象马马象）` in Chinese."""
+    if i18n.language() == "en":
+        return a.key
+    return _("{hangul} ({romanized})").format(hangul=a.hangul, romanized=_(a.romanized))
+
+
+# What the status page's record says of each event the database keeps (pbm.model.games.add_event):
+# the kinds are codes, the details are the command's words, a setup's key, a tournament's pairing.
+EVENTS = {
+    "challenge": N_("{user} challenged: {detail}"),
+    "accept": N_("{user} took up the challenge"),
+    "seek-taken": N_("{user} took the open challenge ({detail})"),
+    "setup": N_("{user} chose the setup {detail}"),
+    "draw-offer": N_("{user} offered a draw"),
+    "draw-rejected": N_("{user} declined the draw"),
+    "draw-agreed": N_("{user} accepted the draw"),
+    "undo-offer": N_("{user} asked to take back a move"),
+    "undo-rejected": N_("{user} declined to take back a move"),
+    "undo": N_("{user} agreed to take back {detail}"),
+    "resign": N_("{user} resigned"),
+    "timeout": N_("{user} lost on time"),
+    "lapsed": N_("{user} did not take up the challenge in time"),
+    "withdrawn": N_("{user} was withdrawn from the tournament {detail}"),
+    "adjudicate": N_("{user} adjudicated (administrator): {detail}"),
+    "forfeit": N_("{user} ruled a forfeit (administrator): {detail}"),
+    "cancel": N_("{user} cancelled the game (administrator): {detail}"),
+}
+_PAIRED = re.compile(r"(?P<name>\S+) round (?P<round>\d+) board (?P<board>\d+)$")
+
+
+def event(kind: str, user: str | None, detail: str, arrangements: tuple[Arrangement, ...] = ()) -> str:
+    """One line of a game's record as a sentence in the reader's language; a kind not known here
+    (an older server's) as it was stored."""
+    paired = _PAIRED.match(detail) if kind == "tournament" else None
+    if paired:
+        return _("{user} paired it: tournament {name}, round {round}, board {board}").format(
+            user=user, **paired.groupdict())
+    if kind not in EVENTS:
+        return f"{kind} by {user}{': ' + detail if detail else ''}"
+    chosen = [a for a in arrangements if a.key == detail] if kind == "setup" else []
+    return _(EVENTS[kind]).format(user=user, detail=named(chosen[0]) if chosen else detail)

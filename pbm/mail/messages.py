@@ -22,6 +22,7 @@ class Incoming:
     language: str = ""       # its Content-Language (of the message or its text), as sent
     vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
     attachments: tuple[tuple[str, bytes], ...] = ()   # (file name, bytes): small files, e.g. a game record
+    verified: bool = False   # True: `[security] authserv_id` names an MTA, and it vouched for the From
 
     @property
     def standing(self) -> str:

@@ -93,13 +93,16 @@ def decode_words(text: str) -> str:
                    for part, charset in parts)
 
 
+MAX_ADDRESS = 254      # RFC 5321's path, less its brackets: a longer one is answered nowhere
+
+
 def addresses(msg: Message, name: str) -> list[tuple[str, str]]:
     """(display name, bare address) pairs of an address header; unparseable entries are skipped."""
     values = [_unescape(value) for key, value in msg.raw_items() if key.lower() == name.lower()]
     found = []
     for display, address in getaddresses(values):
         local, at, domain = address.rpartition("@")
-        if local and at and domain and not re.search(r"\s", address):
+        if local and at and domain and not re.search(r"\s", address) and len(address) <= MAX_ADDRESS:
             found.append((decode_words(display), address))
     return found
 
@@ -264,7 +267,8 @@ def unread(raw: bytes, vocabulary: frozenset[str], mask: str) -> bytes:
 def author(msg: Message, mail_from: str | None = None) -> tuple[str, str]:
     """(display name, address) of the From header, else ("", envelope sender); "" if none."""
     found = addresses(msg, "From")
-    return found[0] if found else ("", (mail_from or "").strip("<>"))
+    envelope = (mail_from or "").strip("<>")
+    return found[0] if found else ("", envelope if len(envelope) <= MAX_ADDRESS else "")
 
 
 def body_text(msg: Message) -> str:

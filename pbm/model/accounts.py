@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from pbm.i18n import LANGUAGES
-from pbm.model.db import Database, parse_timestamp, timestamp
+from pbm.model.db import Database, timestamp
 from rules.said import said  # texts a player reads, translated where they are shown
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
@@ -193,10 +193,17 @@ def get(db: Database, user_id: str) -> User | None:
 
 
 def create(db: Database, user_id: str, password: str, addresses: list[str],
-           now: datetime) -> None:
-    db.execute("INSERT INTO users (id, password, created_at) VALUES (?, ?, ?)",
-               [user_id, hash_password(password), timestamp(now)])
+           now: datetime, signed_up_from: str | None = None) -> None:
+    db.execute("INSERT INTO users (id, password, created_at, signed_up_from) VALUES (?, ?, ?, ?)",
+               [user_id, hash_password(password), timestamp(now),
+                signed_up_from.lower() if signed_up_from else None])
     set_addresses(db, user_id, addresses)
+
+
+def signups(db: Database, sender: str, since: datetime) -> int:
+    """How many accounts were made from `sender` since then."""
+    return db.execute("SELECT count(*) FROM users WHERE signed_up_from = ? AND created_at > ?",
+                      [sender.lower(), timestamp(since)]).fetchone()[0]
 
 
 def set_password(db: Database, user_id: str, password: str) -> None:
@@ -206,43 +213,10 @@ def set_password(db: Database, user_id: str, password: str) -> None:
                [hash_password(password), user_id])
 
 
-RESET_VALIDITY = timedelta(hours=1)
-RESET_INTERVAL = timedelta(minutes=15)    # at most one code per user in this time
-
-
 def addresses(db: Database, user_id: str) -> list[str]:
     """The user's registered addresses, the main one first."""
     return [row[0] for row in db.execute("SELECT address FROM addresses WHERE user_id = ? ORDER BY "
                                          "position", [user_id])]
-
-
-def issue_reset_code(db: Database, secret: bytes, user_id: str, now: datetime,
-                     force: bool = False) -> str | None:
-    """A new one-time code for `user_id` (replacing an older one), or None if one was issued less
-    than RESET_INTERVAL ago (unless `force`: an administrator)."""
-    row = db.execute("SELECT issued_at FROM reset_codes WHERE user_id = ?", [user_id]).fetchone()
-    if row and not force and parse_timestamp(row[0]) > now - RESET_INTERVAL:
-        return None
-    code = base64.b32encode(os.urandom(10)).decode().lower()       # 16 characters, 80 bits
-    db.execute("INSERT OR REPLACE INTO reset_codes (user_id, code, issued_at, expires_at) "
-               "VALUES (?, ?, ?, ?)", [user_id, _code_mac(secret, user_id, code), timestamp(now),
-                                       timestamp(now + RESET_VALIDITY)])
-    return code
-
-
-def use_reset_code(db: Database, secret: bytes, user_id: str, code: str,
-                   now: datetime) -> bool:
-    """Whether `code` is the user's current, unexpired code; a right one is used up."""
-    row = db.execute("SELECT code, expires_at FROM reset_codes WHERE user_id = ?", [user_id]).fetchone()
-    if row is None or parse_timestamp(row[1]) <= now or \
-            not hmac.compare_digest(row[0], _code_mac(secret, user_id, code.strip().lower())):
-        return False
-    db.execute("DELETE FROM reset_codes WHERE user_id = ?", [user_id])
-    return True
-
-
-def _code_mac(secret: bytes, user_id: str, code: str) -> str:
-    return hmac.new(secret, f"reset:{user_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.

@@ -398,7 +398,44 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
-# 11: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
+# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.flood).  Reset
+# codes are kept a day, one row per code mailed (at most `reset_codes_per_day` to a user, each valid
+# on its own); who signed up from which address; addresses given for someone else, waiting for their
+# confirmation; what a limit refused, so that the player it protects is told once a day.
+LIMITS = """
+DROP TABLE reset_codes;
+CREATE TABLE reset_codes (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    issued_at TEXT NOT NULL,
+    code TEXT NOT NULL,                 -- HMAC of the code under the server secret, never the code
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                       -- a code works once
+    PRIMARY KEY (user_id, issued_at)
+) WITHOUT ROWID;
+
+ALTER TABLE users ADD COLUMN signed_up_from TEXT;   -- the sender of the signup (lower case)
+CREATE INDEX users_signups ON users (signed_up_from, created_at);
+
+CREATE TABLE pending_addresses (
+    address TEXT NOT NULL,              -- lower case
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,          -- where it was given in the list (0: the main address)
+    asked_at TEXT NOT NULL,             -- when its confirmation was mailed (one a day at most)
+    PRIMARY KEY (user_id, address)
+) WITHOUT ROWID;
+
+CREATE TABLE refusals (
+    kind TEXT NOT NULL,                 -- "challenge": a challenge over the challenged player's cap
+    user_id TEXT NOT NULL,              -- who the limit protects
+    other TEXT NOT NULL,                -- who was refused
+    at TEXT NOT NULL,
+    told INTEGER NOT NULL DEFAULT 0     -- 1: the mail telling `user_id` of it
+);
+CREATE INDEX refusals_user ON refusals (user_id, kind, at);
+"""
+
+
+# 12: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
 # FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), the rating
 # band of the entry ("1400-1800"; empty: everyone) and the theme (the moves every game starts after,
 # as coordinates, comma-separated; empty: none).
@@ -419,5 +456,6 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     TOURNAMENTS,
     CLOCKS,
     APPEALS,
+    LIMITS,
     TOURNAMENT_CHOICES,
 ]

@@ -14,9 +14,34 @@ class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer pbm; running an older one could damage it."""
 
 
+class DatabaseLost(RuntimeError):
+    """The database is missing or empty where pbm's data already is: it must be restored, not made
+    anew (a new one would answer every player "not registered", and the MTA would not retry)."""
+
+
+def lost(config: Config) -> str | None:
+    """Why the database must be restored rather than created (one line), or None: it is there, or
+    the data folder holds nothing of pbm's (a first run)."""
+    path = config.data_dir / DB_NAME
+    state = "missing" if not path.exists() else "empty (0 bytes)" if path.stat().st_size == 0 else None
+    if state is None:
+        return None
+    found = [str(p) for p in (config.data_dir / "secret", config.outbox_maildir,
+                              path.with_name(DB_NAME + "-wal")) if p.exists()]
+    if not found:
+        return None
+    return (f"the database {path} is {state}, but pbm's data is there ({', '.join(found)}): restore "
+            f"the database from a backup (pbm backup copies, Litestream replicas: see "
+            f"docs/operating.md); pbm makes a new one only in a data folder holding nothing of its own")
+
+
 def open_db(config: Config) -> Database:
-    """Open (creating and migrating if needed) the database in the configured data directory."""
+    """Open (creating and migrating if needed) the database in the configured data directory;
+    DatabaseLost if it is missing or empty where it existed (`lost`)."""
     data_dir = config.storage.data_dir
+    problem = lost(config)
+    if problem:
+        raise DatabaseLost(problem)
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     # Created 0600 whatever the umask (it holds password hashes); SQLite gives its -wal and -shm
     # files the database file's mode.  Only when it does not exist: closing a descriptor of the

@@ -103,3 +103,27 @@ def check_page(secret: bytes, token: str,
 def _page_mac(secret: bytes, text: str, epoch: int) -> str:
     digest = hmac.new(secret, f"page-{text}-{epoch}".encode(), hashlib.sha256).digest()
     return base64.b32encode(digest).decode().lower()[:PAGE_MAC_LENGTH]
+
+
+# Confirmation tokens: `pbm+confirm-alice-k3f9q2ab@host`, the Reply-To of the mail asking an address
+# given for alice to confirm it.  The MAC covers the address, so only a reply from it confirms.
+_CONFIRMATION = re.compile(r"^confirm-([a-z][a-z0-9_]*)-([a-z2-7]+)$")
+
+
+def confirmation(secret: bytes, user: str, address: str) -> str:
+    """The token with which `address` confirms that it is `user`'s."""
+    return f"confirm-{user}-{_mac(secret, f'confirm-{user}-{address.lower()}')}"
+
+
+def confirming(token: str) -> bool:
+    """Whether a token is a confirmation's (genuine or not)."""
+    return _CONFIRMATION.match(token.strip().lower()) is not None
+
+
+def confirmed_user(secret: bytes, token: str, sender: str) -> str | None:
+    """The user whose address `sender` confirms with `token`, if the token is that address's."""
+    found = _CONFIRMATION.match(token.strip().lower())
+    if not found:
+        return None
+    user, mac = found.groups()
+    return user if hmac.compare_digest(mac, _mac(secret, f"confirm-{user}-{sender.lower()}")) else None

@@ -99,6 +99,22 @@ def create(db: Database, variant: str, name: str, director: str, system: str, do
     return by_id(db, cursor.lastrowid)
 
 
+def created_since(db: Database, director: str, since: datetime) -> int:
+    """How many tournaments `director` created since then."""
+    return db.execute("SELECT count(*) FROM tournaments WHERE director = ? AND created_at > ?",
+                      [director, timestamp(since)]).fetchone()[0]
+
+
+def free_name(db: Database, t: Tournament, before: datetime) -> bool:
+    """Give up `t`'s name if it was cancelled before it started, or finished before `before`: it
+    is then kept as NAME~ID (its records stay), and the name may name a new tournament."""
+    if not ((t.status == CANCELLED and t.started_at is None) or
+            (t.status in (FINISHED, CANCELLED) and t.finished_at and t.finished_at < timestamp(before))):
+        return False
+    db.execute("UPDATE tournaments SET name = ? WHERE id = ?", [f"{t.name}~{t.id}", t.id])
+    return True
+
+
 def by_id(db: Database, tournament_id: int) -> Tournament:
     return _tournament(db.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?",
                                   [tournament_id]).fetchone())

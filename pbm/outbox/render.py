@@ -27,16 +27,19 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     # library (or a test framework) may seed, which made two replies share a Message-ID
     message_id = (f"<{now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(12)}."
                   f"{'pbm-' + out.kind if out.kind else 'pbm'}@{config.server.address.rpartition('@')[2]}>")
-    references = list(out.references)
-    if out.in_reply_to and out.in_reply_to not in references:
-        references.append(out.in_reply_to)
+    # a Message-ID past MAX_REFERENCE is not quoted: it cannot be folded, and a strict relay
+    # refuses a header line over 998 characters (RFC 5322 2.1.1)
+    in_reply_to = out.in_reply_to if out.in_reply_to and len(out.in_reply_to) <= MAX_REFERENCE else None
+    references = [reference for reference in out.references if len(reference) <= MAX_REFERENCE]
+    if in_reply_to and in_reply_to not in references:
+        references.append(in_reply_to)
     headers = {
         "From": formataddr((config.server.name, config.server.address), charset="utf-8"),
         "To": out.to,
         "Subject": out.subject,
         "Date": format_datetime(now.astimezone(timezone.utc)),
         "Message-ID": message_id,
-        "In-Reply-To": out.in_reply_to,
+        "In-Reply-To": in_reply_to,
         "References": " ".join(references),
         "Reply-To": out.reply_to,
         "Auto-Submitted": out.auto_submitted,
@@ -128,10 +131,17 @@ def _header_line(name: str, value: str) -> str:
         return f"{name}: {value}"
     encode = not value.isascii() and name not in ("To", "Reply-To")   # addresses stay whole
     header = Header(value, "utf-8" if encode else None, header_name=name)
-    return f"{name}: " + header.encode(linesep="\r\n", maxlinelen=_MAX_LINE)
+    line = f"{name}: " + header.encode(linesep="\r\n", maxlinelen=_MAX_LINE)
+    if name not in ("To", "Reply-To") and max(map(len, line.split("\r\n"))) > MAX_HEADER_LINE:
+        # a word too long to fold: as encoded words, which may be cut anywhere (RFC 2047)
+        line = f"{name}: " + Header(value, "utf-8", header_name=name).encode(linesep="\r\n",
+                                                                           maxlinelen=_MAX_LINE)
+    return line
 
 
 _MAX_LINE = 78                          # RFC 5322's recommended limit, as the email package folds
+MAX_HEADER_LINE = 998                   # RFC 5322's hard limit
+MAX_REFERENCE = 250                     # the longest Message-ID quoted in In-Reply-To, References
 _UNFOLDED = re.compile(r"[!-~]+(?: [!-~]+)*")   # printable ASCII words, single spaces between
 _UTF8_QUOTED_PRINTABLE = Charset("utf-8")
 _UTF8_QUOTED_PRINTABLE.body_encoding = QP     # readable in any mail client, safe on any relay

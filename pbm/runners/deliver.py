@@ -99,7 +99,7 @@ def run(config: Config, sender: str | None, recipients: Sequence[str],
             return EX_TEMPFAIL
     try:
         from pbm import intake, logs
-        from pbm.model.store import open_db
+        from pbm.model.store import DatabaseLost, open_db
         from pbm.outbox import claims, sending
         from pbm.upkeep import health
     except Exception:                   # a broken installation must not lose mail either
@@ -113,6 +113,9 @@ def run(config: Config, sender: str | None, recipients: Sequence[str],
                                claimant=claims.claimant())
     except intake.TransientError as e:
         log.warning("temporary failure, exit 75 so that the MTA retries: %s", e)
+        return EX_TEMPFAIL
+    except DatabaseLost as e:           # emptied or missing where pbm's data is: restore it
+        log.error("%s; exit 75 so that the MTA retries", e)
         return EX_TEMPFAIL
     except PermissionError as e:        # the owner of data_dir is not the pipe's user=
         import pwd

@@ -35,7 +35,7 @@ from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception
 from pbm.mail.messages import Outgoing
 from pbm.model.db import Database
-from pbm.model.store import open_db
+from pbm.model.store import DatabaseLost, open_db
 from pbm.outbox import claims, compose
 from pbm.outbox import queue as outbox_queue
 from pbm.runners import listener as smtp_listener
@@ -286,6 +286,8 @@ def _check_at_start(config: Config) -> None:
     """Open (create, migrate) and check the database: health.Damaged if it is damaged or foreign."""
     try:
         open_db(config).close()
+    except DatabaseLost as e:
+        raise health.Damaged(str(e)) from None
     except sqlite3.DatabaseError as e:
         if not health.damage(e):
             raise

@@ -155,3 +155,15 @@ def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
                     rounds: int | None = None) -> str:
     """The same table as HTML markup (a plain <table>, inline styles only)."""
     return table(system, entrants, games, double, tiebreaks, rounds).html()
+
+
+SHORT_ROWS = 10         # the leaders a short standings table shows (and the reader's own row)
+
+
+def short_table(ranked: list[Standing], user: str) -> Table:
+    """The standings of a large tournament as its round mails show them: the first SHORT_ROWS and
+    the reader's own row (the full crosstable goes out on request: `GAME tournament show`)."""
+    rows = [s for i, s in enumerate(ranked) if i < SHORT_ROWS or s.user == user]
+    return Table(header(ranked, [_("Gms")]), tuple(lead(s) + (str(s.games),) for s in rows),
+                 legend("standings"))
+

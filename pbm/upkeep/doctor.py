@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pbm import clock
 from pbm.config import Config, ConfigError
+from pbm.model.store import lost
 from pbm.upkeep import health, reach, replica
 
 NOTE = "note: "
@@ -143,6 +144,10 @@ def _mode(path: Path, most: int, fix: str) -> Iterator[str]:
 def _database(config: Config, user: User) -> Iterator[str]:
     from pbm.model.schema import MIGRATIONS
     path = config.data_dir / "pbm.sqlite3"
+    problem = lost(config)
+    if problem:
+        yield problem
+        return
     if not path.exists():
         yield f"{NOTE}no database at {path} yet: pbm creates it on first use"
         return

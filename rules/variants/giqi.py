@@ -27,6 +27,7 @@ from rules.patterns import (
     rotations,
     steps,
 )
+from rules.said import N_
 from rules.variant import PieceType, Points, Region, Variant, switch
 
 START_FEN = "lhegkgehl/1r2n2b1/fpfyfyfpf/9/9/9/FPFYFYFPF/1B2N2R1/LHEGKGEHL[] w KQkq - 0 1"
@@ -34,11 +35,11 @@ WIDTH = HEIGHT = 9
 RIVER = 4                     # rank 5, counted from either side
 STRONG_FILES = (0, 2, 4, 6, 8)  # a, c, e, g, i
 PARAMETERS = (
-    ("nodrops", "no drops: captured pieces leave the game"),
-    ("koreancannons", "cannons and arrows must jump one piece to move as well, and may jump and take "
-                      "their own kind"),
-    ("warriorpromotion", "with -nodrops: peasants, foot soldiers and yeomen may promote to warrior"),
-    ("swapriver", "the even river squares (b5 d5 f5 h5) are the strong ones"),
+    ("nodrops", N_("no drops: captured pieces leave the game")),
+    ("koreancannons", N_("cannons and arrows must jump one piece to move as well, and may jump and "
+                         "take their own kind")),
+    ("warriorpromotion", N_("with -nodrops: peasants, foot soldiers and yeomen may promote to warrior")),
+    ("swapriver", N_("the even river squares (b5 d5 f5 h5) are the strong ones")),
 )
 
 FORWARD, BACK = (0, 1), (0, -1)

@@ -88,17 +88,19 @@ def _arrangement(key: str, hangul: str, romanized: str, letters: str, english: s
 # The four arrangements of horses (ma) and elephants (sang) on the b, c, g and h files, named from the
 # player's own seat (Han's left is the i-file).  Koreans also name them by where the elephants stand:
 # inner (an-sang), outer (bakkat-sang), left (oen-sang: the left elephant outside), right (oreun-sang).
+# The romanized name is translated: into Chinese as the pieces' characters (马象象马), a gloss of the
+# Hangul name that Chinese readers see beside it.
 ARRANGEMENTS: tuple[Arrangement, ...] = (
-    _arrangement("inner", "마상상마", "ma-sang-sang-ma", "HEEH",
+    _arrangement("inner", "마상상마", N_("ma-sang-sang-ma"), "HEEH",
                  N_("horses beside the chariots, elephants inside: the standard arrangement"), N_("kept"),
                  ("안상", "an-sang", "standard", "default")),
-    _arrangement("left", "상마상마", "sang-ma-sang-ma", "EHEH",
+    _arrangement("left", "상마상마", N_("sang-ma-sang-ma"), "EHEH",
                  N_("on your left the elephant beside the chariot, on your right the horse"),
                  N_("left swapped"), ("왼상", "oen-sang")),
-    _arrangement("right", "마상마상", "ma-sang-ma-sang", "HEHE",
+    _arrangement("right", "마상마상", N_("ma-sang-ma-sang"), "HEHE",
                  N_("on your left the horse beside the chariot, on your right the elephant"),
                  N_("right swapped"), ("오른상", "oreun-sang")),
-    _arrangement("outer", "상마마상", "sang-ma-ma-sang", "EHHE",
+    _arrangement("outer", "상마마상", N_("sang-ma-ma-sang"), "EHHE",
                  N_("elephants beside the chariots, horses inside"), N_("both swapped"),
                  ("바깥상", "bakkat-sang")),
 )

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from rules.errors import RulesError
 from rules.patterns import CANNON, HOP_ONLY, Leap, steps, walks, walks_of
+from rules.said import N_
 from rules.variant import PieceType, Variant, switch
 from rules.variants import xiangqi
 
@@ -78,5 +79,5 @@ def build(params: Mapping[str, str | bool]) -> Variant:
         notation="coordinates",
         legend=LEGEND,
         params=(("korean", True),) if korean else (),
-        parameters=(("korean", "the Korean variant (see the rules above)"),),
+        parameters=(("korean", N_("the Korean variant (see the rules above)")),),
     )
