@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-import networkx
+if TYPE_CHECKING:
+    import networkx
 
 from pbm.tournaments.criteria import Criteria, Digits, pack
 from pbm.tournaments.model import Entrant, Game, Pairing
@@ -57,6 +59,7 @@ def pair(entrants: list[Entrant], games: list[Game], round_no: int,
 
 def graph(nodes: Sequence[Player], relaxed: frozenset[str]) -> networkx.Graph:
     """The pairs (and byes) the absolute criteria, less the relaxed ones, allow."""
+    import networkx  # only when a round is paired: every `pbm deliver` would pay its 70 ms import
     g = networkx.Graph()
     g.add_nodes_from(nodes)
     g.add_edges_from((a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]
@@ -68,6 +71,7 @@ def graph(nodes: Sequence[Player], relaxed: frozenset[str]) -> networkx.Graph:
 
 def pairable(field: Sequence[Player], relaxed: frozenset[str]) -> bool:
     """Whether everybody can be paired (one bye when odd) within the criteria not relaxed."""
+    import networkx  # (see graph)
     matching = networkx.max_weight_matching(graph(field, relaxed), maxcardinality=True)
     return 2 * len(matching) == len(field) + len(field) % 2
 
@@ -131,6 +135,7 @@ class Matcher:
         """The bracket's pairs in the heaviest perfect matching (quality first, then `order`'s
         digits), and its quality; `split` (S1, S2): the bracket's pairs only across them, and only
         S2's players may float."""
+        import networkx  # (see graph)
         g = self.g.copy() if split else self.g
         if split:
             s1, s2 = split
