@@ -167,6 +167,12 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--pgn", metavar="FOLDER", help="where the PGN files go (default DEST/pgn)")
     export.set_defaults(run=_export)
 
+    tournament = sub.add_parser("tournament", help="check FILE.trf: pair a TRF's Swiss rounds again "
+                                                   "with pbm's pairer and show where they differ")
+    tournament.add_argument("action", choices=["check"])
+    tournament.add_argument("file", metavar="FILE", help="a FIDE TRF-16 file")
+    tournament.set_defaults(run=_tournament)
+
     backup = sub.add_parser("backup", help="a consistent copy of the database, while the server runs")
     backup.add_argument("file", metavar="FILE", help="where the copy goes (replaced if it exists)")
     backup.set_defaults(run=_backup)
@@ -195,6 +201,26 @@ def _export(config: Config, args: argparse.Namespace) -> int:
                            Path(args.pgn) if args.pgn else dest / "pgn")
     print(", ".join(f"{name} {count}" for name, count in counts.items()))
     return EX_OK
+
+
+def _tournament(config: Config, args: argparse.Namespace) -> int:
+    """Exit 0 when pbm pairs every round as the file does, 1 when a round differs."""
+    from pathlib import Path
+
+    from pbm.tournaments import trf
+
+    report = trf.read(Path(args.file).read_text(encoding="utf-8"))
+    if report.system != "swiss":
+        print(f"{args.file}: not a Swiss tournament (092 says {trf.TYPES[report.system]}); "
+              f"nothing to pair again")
+        return EX_OK
+    differ = trf.check(report)
+    for line in differ:
+        print(line)
+    last = max((g.round for g in report.games), default=0)
+    print(f"{args.file}: {report.name}, {len(report.entrants)} players, {last} rounds paired again "
+          f"by pbm's Dutch system: {len(differ)} differ")
+    return 1 if differ else EX_OK
 
 
 def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:

@@ -105,14 +105,16 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     board, mover = post.db.execute("SELECT board, to_move FROM games ORDER BY id DESC LIMIT 1").fetchone()
     mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} h3e3", sender=f"{mover}@example.org")
     mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} resign", sender=f"{mover}@example.org")
-    mails += post.send(f"xiangqi tournament create spring alice {PASSWORDS['alice']} --system=swiss "
-                       f"--rounds=2", sender="alice@example.org")
+    # bob directs it: alice has created the two tournaments a week allows
+    mails += post.send(f"xiangqi tournament create spring bob {PASSWORDS['bob']} --system=swiss "
+                       f"--rounds=3 --tiebreaks=BH-C1,SB", sender="bob@example.org")
     for user in ("alice", "bob", "carol"):
         mails += post.send(f"xiangqi tournament join spring {user} {PASSWORDS[user]}",
                            sender=f"{user}@example.org")
-    mails += post.send(f"xiangqi tournament start spring alice {PASSWORDS['alice']}",
-                       sender="alice@example.org")
+    mails += post.send(f"xiangqi tournament start spring bob {PASSWORDS['bob']}",
+                       sender="bob@example.org")
     mails += post.send("xiangqi tournament show spring") + post.send("xiangqi tournaments")
+    mails += post.send("xiangqi tournament record spring")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 20", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} off", sender="bob@example.org")
     mails += post.send(f"vacation bob {PASSWORDS['bob']} 1", sender="bob@example.org")

@@ -40,6 +40,19 @@ def pairings(post: PostOffice) -> list[tuple]:
     ("--system=roundrobin --timeout=0.1", "--timeout=0.1 is shorter than this server allows"),
     ("--system=roundrobin -nonsense", "Parameters every game takes"),
     ("--system=roundrobin maybe", "The last word of tournament create is rated or unrated"),
+    ("--system=knockout --tiebreaks=SB", "--tiebreaks is for round robins and Swiss tournaments"),
+    ("--system=roundrobin --tiebreaks=SB,BH-C1", "--tiebreaks=SB,BH-C1: BH-C1 is a Buchholz, which "
+     "FIDE's rules do not use in a round robin, where everyone meets everyone. Choose from: SB,"),
+    ("--system=swiss --rounds=3 --tiebreaks=BH,XY", "--tiebreaks=BH,XY: \"XY\" is not a tie-break "
+     "pbm knows, or it is there twice. Give FIDE's abbreviations, each once, in order, for example "
+     "--tiebreaks=BH-C1,BH,SB; from: BH,BH-C1,BH-C2,BH-M1,BH-M2,SB,SB-C1,DE,WIN,WON,BPG,BWG,PS,ARO."),
+    ("--system=swiss --rounds=3 --tiebreaks=BH,bh", "\"BH\" is not a tie-break pbm knows, or it is "
+     "there twice."),
+    ("--system=swiss --rounds=3 --band=1800-1400", "--band=1800-1400 is not a rating band: write "
+     "--band=MIN-MAX, the lowest and the highest rating that may join, for example --band=1400-1800."),
+    ("--system=swiss --rounds=3 --band=high", "--band=high is not a rating band"),
+    ("--system=roundrobin --theme=h3e3,h3e3", "--theme=h3e3,h3e3: move 2, h3e3, cannot be played:"),
+    ("--system=roundrobin --theme=,", "--theme=, leaves no game to play: give the opening moves"),
 ])
 def test_create_says_what_is_wrong(post, options, refusal):
     assert refusal in answer(post, "alice", f"xiangqi tournament create cup alice PW {options}")
@@ -93,6 +106,19 @@ def test_entries_until_the_start_and_the_director_alone_starts(post):
     [(rated, accepted, deadline)] = post.db.execute(
         "SELECT rated, accepted_at, deadline FROM games WHERE status = 'active'").fetchall()
     assert rated and accepted and deadline
+
+
+def test_chosen_tiebreaks_head_the_table_and_a_swiss_is_cut_to_half_the_field(post):
+    entered(post, "--system=swiss --rounds=5 --tiebreaks=bh-c1,SB,de")
+    mails = cmd(post, "alice", "xiangqi tournament start cup alice PW")
+    note = flat(mails[0])
+    assert ("cup has started with 3 players and 2 rounds" in note and "You asked for 5 rounds; a "
+            "Swiss of 3 players has at most 2 rounds, half the field rounded up, so that every round "
+            "can be paired without a rematch, as FIDE's Swiss rules require." in note)
+    assert post.db.execute("SELECT rounds, tiebreaks FROM tournaments").fetchall() == [
+        (2, "BH-C1,SB,DE")]
+    shown = text(cmd(post, "bob", "xiangqi tournament show cup")[0])
+    assert "Rk User  Pts BH-C1 SB DE  R1" in shown, shown
 
 
 def test_a_resignation_before_the_first_move_is_a_forfeit_loss(post):

@@ -115,8 +115,10 @@ def test_a_swiss_played_to_the_end_by_mail(pbm_env, size):
     winner = next(m["Subject"] for m in mails if "won by" in m["Subject"]).rsplit(" ", 1)[1]
     body = final[winner]
     prose = " ".join(body.split())
-    assert f"The winner is {winner}" in prose and "broken by Buchholz, then median Buchholz, then by rating" in prose
-    assert "Final standings:\nRk User Pts Buch Med  R1  R2  R3\n 1 " + winner in body
+    assert f"The winner is {winner}" in prose and "broken by Buchholz (BH), then Buchholz Median-1 (BH-M1), then by rating" in prose
+    standings = body.split("Final standings:\n")[1].splitlines()
+    assert standings[0].split() == ["Rk", "User", "Pts", "BH", "BH-M1", "R1", "R2", "R3"]
+    assert standings[1].split()[:2] == ["1", winner]
     for mail in mails:
         if mail["Subject"].startswith("Xiangqi tournament"):
             assert_lines_fit(mail)
@@ -148,7 +150,7 @@ def test_a_double_round_robin_follows_its_berger_table(pbm_env):
         mails = play_out(pbm_env, lambda row: row[2] if row[1] == 1 else row[3])
     final = next(m for m in mails if "won by" in m["Subject"])
     body = text(final)
-    assert "broken by Sonneborn-Berger, then by rating" in " ".join(body.split())
+    assert "broken by Sonneborn-Berger (SB), then by rating" in " ".join(body.split())
     grid = body.split("Final standings:\n")[1].splitlines()
     assert grid[0].split() == ["Rk", "User", "Pts", "SB", "1", "2", "3", "4"]
     assert all(len(line) <= 78 for line in grid)

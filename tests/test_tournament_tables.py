@@ -20,14 +20,15 @@ RR_GAMES = [Game(1, "w", "z", "1/2-1/2"), Game(1, "x", "y", "1-0"),
 
 def test_sonneborn_berger_by_hand():
     # Points: w 1/2 + 1 + 0 = 1.5; x 1 + 0 + 1 (forfeit) = 2; y 0 + 1 + 1 = 2; z 1/2.
-    # SB = sum of points scored x the opponent's score, a forfeit against one's own score:
-    #   x: beat y (2) = 2, lost to w = 0, forfeit win = 1 x own 2 = 2      -> 4
+    # SB = sum of points scored x the opponent's score; a round robin's pairings are fixed, so a
+    # forfeit counts as a game (FIDE C.07 15.2):
+    #   x: beat y (2) = 2, lost to w = 0, forfeit win over z (1/2) = 0.5   -> 2.5
     #   y: lost to x = 0, beat z (1/2) = 0.5, beat w (1.5) = 1.5           -> 2
     #   w: drew z = 0.5 x 0.5 = 0.25, beat x (2) = 2, lost to y = 0         -> 2.25
     #   z: drew w = 0.5 x 1.5 = 0.75, lost to y = 0, forfeit loss = 0       -> 0.75
     table = standings("roundrobin", ROUND_ROBIN, RR_GAMES)
     assert [(s.rank, s.user, s.points, s.tiebreaks, s.games) for s in table] == [
-        (1, "x", 2.0, (("SB", 4.0),), 3), (2, "y", 2.0, (("SB", 2.0),), 3),
+        (1, "x", 2.0, (("SB", 2.5),), 3), (2, "y", 2.0, (("SB", 2.0),), 3),
         (3, "w", 1.5, (("SB", 2.25),), 3), (4, "z", 0.5, (("SB", 0.75),), 3)]
 
 
@@ -37,24 +38,31 @@ def test_buchholz_with_byes_and_forfeits_by_hand():
              Game(2, "e", "a", "0-1"), Game(2, "b", "c", "+-"), Game(2, "d", None),
              Game(3, "a", "d", "1/2-1/2"), Game(3, "c", "e", "0-1"), Game(3, "b", None)]
     # Points (a bye is a win): a 1+1+.5 = 2.5; b 0+1+1 = 2; c .5+0+0 = .5; d .5+1+.5 = 2;
-    # e 1+0+1 = 2.  A bye or forfeit counts as an opponent with the player's own score.
-    #   a: b 2, e 2, d 2                     Buchholz 6,   median (drop 2 and 2) 2
-    #   b: a 2.5, forfeit 2 (own), bye 2     Buchholz 6.5, median 2
-    #   d: c .5, bye 2 (own), a 2.5          Buchholz 5,   median 2
-    #   e: bye 2 (own), a 2.5, c .5          Buchholz 5,   median 2  (d above e by rating)
-    #   c: d 2, forfeit .5 (own), e 2        Buchholz 4.5, median 2
+    # e 1+0+1 = 2.  FIDE C.07 16.4: an unplayed round is a game against a dummy with the
+    # player's own score, at most the forfeiting opponent's score for a forfeit, at most half the
+    # points of the 3 rounds (1.5) for a bye; a cut takes a forfeit loss first (16.5).
+    #   a: b 2, e 2, d 2                         BH 6,   BH-M1 (drop 2 and 2) 2
+    #   b: a 2.5, forfeit win .5 (c), bye 1.5    BH 4.5, BH-M1 (drop .5 and 2.5) 1.5
+    #   d: c .5, bye 1.5, a 2.5                  BH 4.5, BH-M1 1.5
+    #   e: bye 1.5, a 2.5, c .5                  BH 4.5, BH-M1 1.5  (b, d, e by rating)
+    #   c: d 2, forfeit loss .5 (own), e 2       BH 4.5, BH-M1 (drop the forfeit, then 2) 2
     table = standings("swiss", five, games)
     assert [(s.user, s.points, dict(s.tiebreaks)) for s in table] == [
-        ("a", 2.5, {"Buch": 6.0, "Med": 2.0}), ("b", 2.0, {"Buch": 6.5, "Med": 2.0}),
-        ("d", 2.0, {"Buch": 5.0, "Med": 2.0}), ("e", 2.0, {"Buch": 5.0, "Med": 2.0}),
-        ("c", 0.5, {"Buch": 4.5, "Med": 2.0})]
+        ("a", 2.5, {"BH": 6.0, "BH-M1": 2.0}), ("b", 2.0, {"BH": 4.5, "BH-M1": 1.5}),
+        ("d", 2.0, {"BH": 4.5, "BH-M1": 1.5}), ("e", 2.0, {"BH": 4.5, "BH-M1": 1.5}),
+        ("c", 0.5, {"BH": 4.5, "BH-M1": 2.0})]
     assert [s.games for s in table] == [3, 2, 2, 2, 3]
+    # chosen tie-breaks, in the order given
+    ranked = standings("swiss", five, games, ("WIN", "BH-C1", "SB"))
+    assert [(s.user, s.tiebreaks) for s in ranked][:2] == [
+        ("a", (("WIN", 2.0), ("BH-C1", 4.0), ("SB", 5.0))),
+        ("b", (("WIN", 2.0), ("BH-C1", 4.0), ("SB", 2.0)))]
 
 
 def test_crosstable_cells_read_result_and_colour():
     lines = crosstable_text("roundrobin", ROUND_ROBIN, RR_GAMES).splitlines()
     assert lines[0].split() == ["Rk", "User", "Pts", "SB", "1", "2", "3", "4"]
-    assert lines[1].split() == ["1", "x", "2", "4", "**", "1W", "0B", "+W"]
+    assert lines[1].split() == ["1", "x", "2", "2.5", "**", "1W", "0B", "+W"]
     assert lines[4].split() == ["4", "z", "0.5", "0.75", "-B", "0W", "=B", "**"]
 
 
@@ -113,7 +121,7 @@ def test_swiss_and_knockout_crosstables_show_each_round_and_fit():
     text = crosstable_text("swiss", entrants, games)
     assert max(map(len, text.splitlines())) <= 78
     header = text.splitlines()[0].split()
-    assert header[:5] == ["Rk", "User", "Pts", "Buch", "Med"] and header[5:] == ["R1", "R2", "R3",
+    assert header[:5] == ["Rk", "User", "Pts", "BH", "BH-M1"] and header[5:] == ["R1", "R2", "R3",
                                                                                  "R4", "R5"]
     assert text.count("bye") == 5                                      # one a round, each once
     entrants, games = tournament("knockout", 12)
@@ -125,7 +133,7 @@ def test_swiss_and_knockout_crosstables_show_each_round_and_fit():
 def test_beyond_twelve_players_the_text_is_a_standings_table():
     entrants, games = tournament("swiss", 40, rounds=6)
     lines = crosstable_text("swiss", entrants, games).splitlines()
-    assert lines[0].split() == ["Rk", "User", "Pts", "Buch", "Med", "Gms"]
+    assert lines[0].split() == ["Rk", "User", "Pts", "BH", "BH-M1", "Gms"]
     assert len(lines) == 1 + 40 + 2 and max(map(len, lines)) <= 78
     ranked = standings("swiss", entrants, games)
     assert [line.split()[1] for line in lines[1:41]] == [s.user for s in ranked]

@@ -231,17 +231,21 @@ COMMANDS: list[Command] = [
     Command("replay", "BOARD MOVENO [MOVE...]", N_("the board after move MOVENO, with moves tried on "
             "it; nothing is saved"), queries.replay, game=True, min_args=2, max_args=40),
     Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
-            N_("ACTION: create, join, leave, start, show, withdraw, cancel"), tournament.tournament,
+            N_("ACTION: create, join, leave, start, show, record, withdraw, cancel"),
+            tournament.tournament,
             game=True, min_args=2, max_args=5, params=True, passwords=(3,),
             details=N_("create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
-                    "[--double] [--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a "
-                    "Swiss, --double for a double round robin). join NAME USERID PASSWORD enters "
+                    "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
+                    "[-params] [unrated]: you direct it (--rounds for a Swiss, --double for a double "
+                    "round robin, --tiebreaks: FIDE's abbreviations in order, such as BH-C1,BH,SB, "
+                    "--band: the ratings that may join, --theme: the moves every game starts after). "
+                    "join NAME USERID PASSWORD enters "
                     "it, leave takes the entry back (after the start: you forfeit the rest). start "
                     "NAME USERID PASSWORD (the director) pairs round 1 and starts its games; each "
                     "next round starts by itself when the last game of a round ends. show NAME: "
-                    "standings, crosstable and the round's boards. The director may also withdraw "
-                    "NAME USERID PASSWORD PLAYER, and cancel NAME USERID PASSWORD. A name is 2 to 24 "
-                    "letters, digits and hyphens.")),
+                    "standings, crosstable and the round's boards; record NAME: the tournament as a "
+                    "FIDE TRF file. The director may also withdraw NAME USERID PASSWORD PLAYER, and "
+                    "cancel NAME USERID PASSWORD. A name is 2 to 24 letters, digits and hyphens.")),
     Command("tournaments", "", N_("the tournaments of this game"), tournament.list_tournaments,
             game=True),
     Command("ruling", "BOARD", N_("the ruling that decided a game (by repetition, or on points), "

@@ -17,6 +17,7 @@ from dataclasses import replace
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import notify, play, turns, wording
+from pbm.commands import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model import accounts, games, tournaments
@@ -26,11 +27,10 @@ from pbm.model.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
 from pbm.tournaments.crosstable import crosstable_html, crosstable_text, short_table
-from pbm.tournaments.standings import TIEBREAKS, standings
+from pbm.tournaments.standings import standings
+from pbm.tournaments.tiebreaks import DEFAULTS, NAMES
 
 SYSTEMS = {"roundrobin": N_("round robin"), "swiss": N_("Swiss"), "knockout": N_("knockout")}
-TIEBREAK_NAMES = {"SB": N_("Sonneborn-Berger"), "Buch": N_("Buchholz"), "Med": N_("median Buchholz"),
-                  "Round": N_("the round reached")}
 
 
 def game_ended(ctx: Context, board: Board) -> None:
@@ -62,7 +62,7 @@ def result_of(board: Board, white: str) -> str:
 def advance(ctx: Context, t: Tournament) -> None:
     """Start what is due: a knockout's replays at once, and once no game of the round is being
     played, the next round, else the end of the tournament."""
-    before, started = t.round, False
+    before, started, relaxed = t.round, False, []
     while t.status == tournaments.RUNNING:
         rows = tournaments.played(ctx.db, t)
         entries = tournaments.entries(ctx.db, t)
@@ -78,9 +78,9 @@ def advance(ctx: Context, t: Tournament) -> None:
             finish(ctx, t)
             return
         start(ctx, t, pairings)
-        started = True
+        started, relaxed = True, [p for p in pairings if p.relaxed]
     if started:
-        mail_round(ctx, t, replays=t.round == before)
+        mail_round(ctx, t, replays=t.round == before, relaxed=relaxed)
 
 
 def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
@@ -91,7 +91,8 @@ def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
         return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
         return []
-    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn)
+    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn,
+                      rounds=t.rounds)
 
 
 def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
@@ -101,9 +102,15 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     for pairing in pairings:
         game_id = None
         if pairing.black is not None and pairing.result is None:
-            board, game, chosen = play.start(ctx, t.variant, t.params, t.options, pairing.white,
-                                             pairing.black, pairing.white, expires_at=None,
-                                             rated=t.rated)
+            # after an odd theme Black moves first, and a game's first player is the one to move
+            first, second = ((pairing.black, pairing.white) if len(t.theme or ()) % 2
+                             else (pairing.white, pairing.black))
+            board, game, chosen = play.start(ctx, t.variant, t.params, t.options, first, second,
+                                             pairing.white, expires_at=None, rated=t.rated)
+            if t.theme:
+                game = from_theme(ctx, t, board)
+                chosen = [lazy(lambda: _("A thematic game: it starts after {moves} (book).").format(
+                    moves=choices.book(t)))]
             game_id = board.id
             games.add_event(ctx.db, board, "tournament", t.director,
                             f"{t.name} round {pairing.round} board {pairing.board}", ctx.now)
@@ -119,6 +126,20 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     ctx.board = asked_about
     t.round = max(t.round, pairings[0].round)
     tournaments.save(ctx.db, t)
+
+
+def from_theme(ctx: Context, t: Tournament, board: Board) -> rules.Game:
+    """Start `board` from the position after the tournament's theme, still rated; the record
+    keeps the theme's moves as book."""
+    game = choices.themed(t)
+    games.set_start(ctx.db, board, board.params, game.fen())
+    board.to_move = board.player_of(game.turn)
+    games.add_event(ctx.db, board, "book", None, choices.book(t), ctx.now)
+    turns.schedule(ctx, board)
+    games.save(ctx.db, board, ctx.now)
+    fresh = board.replay()
+    games.remember(board, fresh)
+    return fresh
 
 
 def finish(ctx: Context, t: Tournament) -> None:
@@ -140,10 +161,11 @@ def finish(ctx: Context, t: Tournament) -> None:
             title=title, name=t.name, user=top.user, points=f"{top.points:g}", rounds=out_of)
 
     def order() -> str:
-        names = _(", then ").join(_(TIEBREAK_NAMES[n]) for n in TIEBREAKS[t.system])
         if t.system == "knockout":
             return _("Places go by {tiebreaks}, then by points, then by rating at the start, then "
-                     "by user id.").format(tiebreaks=names)
+                     "by user id.").format(tiebreaks=_("the round reached"))
+        names = _(", then ").join(_("{name} ({code})").format(name=_(NAMES[code]), code=code)
+                                  for code in tiebreaks(t))
         return _("Ties on points are broken by {tiebreaks}, then by rating at the start, then by "
                  "user id.").format(tiebreaks=names)
 
@@ -151,8 +173,9 @@ def finish(ctx: Context, t: Tournament) -> None:
         title=title, name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
 
 
-def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
-    """Every player still in (and the director) hears that a round (or replays) starts."""
+def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing] = ()) -> None:
+    """Every player still in (and the director) hears that a round (or replays) starts, and which
+    pairings break an absolute criterion of the Swiss system that no pairing could keep."""
     title = catalogue.title(t.variant)
 
     def round_text() -> str:
@@ -176,7 +199,26 @@ def mail_round(ctx: Context, t: Tournament, replays: bool) -> None:
         return _("{title} tournament {name}: {round}").format(title=title, name=t.name,
                                                                round=round_text())
 
-    mail_everyone(ctx, t, lazy(subject), [lazy(began)])
+    mail_everyone(ctx, t, lazy(subject), [lazy(began)] + ([lazy(lambda: relaxation(relaxed))]
+                                                          if relaxed else []))
+
+
+def relaxation(relaxed: list[Pairing]) -> str:
+    """What the Swiss pairing had to relax this round, board by board."""
+    lines = [_("No pairing of this round keeps all the absolute criteria of FIDE's Dutch system, "
+               "so, as its rules let the arbiter, they were relaxed in pbm's documented order "
+               "(colours, then byes, then rematches) as little as possible:")]
+    for p in relaxed:
+        if p.relaxed == "bye":
+            lines.append(_("{user} has a second bye.").format(user=p.white))
+        elif p.relaxed == "rematch":
+            lines.append(_("Board {board}: {white} and {black} meet a second time.").format(
+                board=p.board, white=p.white, black=p.black))
+        else:
+            lines.append(_("Board {board}: {white} against {black} gives a player a third game in "
+                           "a row with one colour, or three games more with one colour than with "
+                           "the other.").format(board=p.board, white=p.white, black=p.black))
+    return " ".join(lines)
 
 
 def mail_everyone(ctx: Context, t: Tournament, subject: object, lines: list,
@@ -226,6 +268,11 @@ def personal(values: dict, user: str) -> list[str]:
     return []
 
 
+def tiebreaks(t: Tournament) -> tuple[str, ...]:
+    """The tournament's tie-breaks, FIDE's abbreviations in order."""
+    return DEFAULTS[t.system] if t.tiebreaks is None else t.tiebreaks
+
+
 def report(ctx: Context, t: Tournament) -> dict:
     """What a tournament mail shows: the state, the current round's boards, the crosstable."""
     entries = tournaments.entries(ctx.db, t)
@@ -236,11 +283,13 @@ def report(ctx: Context, t: Tournament) -> dict:
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
-            "ranked": standings(t.system, entrants, played) if played else [],
+            "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
             # written in each reader's language: the headings and legend are words
-            "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double))
+            "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
+                                                       tiebreaks=t.tiebreaks, rounds=t.rounds))
             if played else "",
-            "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double))
+            "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds))
             if played else "",
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}

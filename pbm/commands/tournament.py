@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from pbm import catalogue, i18n
 from pbm.commands import notify, play, rounds, turns, wording
+from pbm.commands import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
@@ -28,11 +29,12 @@ from pbm.model import games, ratings, reliability, tournaments
 from pbm.model.db import timestamp
 from pbm.model.tournaments import Tournament
 from pbm.outbox import compose
-from pbm.tournaments import SYSTEMS, rounds_needed
+from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, trf
 
-SUBVERBS = ("create", "join", "leave", "start", "show", "withdraw", "cancel")
+SUBVERBS = ("create", "join", "leave", "start", "show", "record", "withdraw", "cancel")
 # words after the sub-verb: (fewest, most)
 WORDS = {"create": (3, 4), "join": (3, 3), "leave": (3, 3), "start": (3, 3), "show": (1, 1),
+         "record": (1, 1),
          "withdraw": (4, 4), "cancel": (3, 3)}
 MAX_ROUNDS = 50
 NAME_KEPT = timedelta(days=365)     # a finished tournament's name is free again after this
@@ -54,7 +56,7 @@ def tournament(ctx: Context, req: Request) -> None:
             len(words)).format(sub=sub, usage=_usage(req.game, sub), n=len(words)))
     if sub != "create" and (req.params or req.options):
         raise CommandError(_("Only tournament create takes -parameters and --options."))
-    user = None if sub == "show" else authenticate(ctx, words[1], words[2])
+    user = None if sub in ("show", "record") else authenticate(ctx, words[1], words[2])
     if not tournaments.good_name(words[0]):
         raise CommandError(_("{name} is not a tournament name: use 2 to 24 letters, digits and hyphens, "
                              "starting with a letter or digit, for example spring2026.").format(name=words[0]))
@@ -67,7 +69,7 @@ def tournament(ctx: Context, req: Request) -> None:
                              "list.").format(title=catalogue.title(req.game), name=words[0].lower(),
                                              command=f"{req.game} tournaments"))
     if user is None:
-        show(ctx, t)
+        (record if sub == "record" else show)(ctx, t)
         return
     {"join": join, "leave": leave, "start": start, "withdraw": withdraw,
      "cancel": cancel}[sub](ctx, t, user, words[3:])
@@ -75,9 +77,10 @@ def tournament(ctx: Context, req: Request) -> None:
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
-                      "[--timeout=DAYS] [-params] [unrated]",
+                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
+                      "[-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
-    who = "" if sub == "show" else " USERID PASSWORD"
+    who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
 
 
@@ -93,9 +96,12 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                              "out), not \"{word}\".").format(word=words[3]))
     options = dict(req.options)
     system, double, wanted = _system(options)
+    chosen = choices.tiebreaks(options, system)
+    band = choices.band(options)
     most = _max_timeouts(options)
-    game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     params = dict(req.params)
+    theme = choices.theme(options, variant, params)
+    game_options = turns.parse_options(options, ctx.config.server.min_timeout_days)
     fen, unrated = play.opening(variant, params)[2:4]   # refuse now what would refuse round 1
     held = tournaments.get(ctx.db, variant, name)
     if held and not tournaments.free_name(ctx.db, held, ctx.now - NAME_KEPT):
@@ -110,14 +116,16 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
             "{user} has created {n} tournaments in the last week, the most this server allows; try "
             "again later.", made).format(user=user, n=made))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
-                           rating == "rated" and not unrated and fen is None, ctx.now)
+                           rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
+                           theme)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
-                       command=f"{variant} tournament start {name} {user} PASSWORD")])
+                       command=f"{variant} tournament start {name} {user} PASSWORD"),
+                   *choices.described(t)])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -180,6 +188,7 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
+    choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).rating)
     room = ctx.config.server.tournament_players
     if len(tournaments.entries(ctx.db, t)) >= room:
         raise CommandError(_("{name} is full: it has {n} players, the most a tournament on this server "
@@ -262,14 +271,23 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                                  command=f"{t.variant} tournament join {t.name} USERID PASSWORD"))
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
+    asked = t.rounds
     t.rounds = rounds_needed(t.system, len(entries), t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
+    fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
+        "You asked for {asked} rounds; a Swiss of {players} players has at most {n} round, half "
+        "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
+        "Swiss rules require. For more rounds, run a round robin.",
+        "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
+        "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
+        "Swiss rules require. For more rounds, run a round robin.", t.rounds).format(
+        asked=asked, players=len(entries), n=swiss_rounds(len(entries)))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
                             "has been mailed the pairings.", t.rounds).format(
-        name=t.name, players=len(entries), n=t.rounds)])
+        name=t.name, players=len(entries), n=t.rounds)] + fewer)
     rounds.advance(ctx, t)
 
 
@@ -291,12 +309,22 @@ def show(ctx: Context, t: Tournament) -> None:
     if t.status == tournaments.OPEN:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
-            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD")]
+            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
+            *choices.described(t)]
     else:
         lines = []
     text, html = rounds.render(values, lines)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
         title=values["title"], name=t.name), text, html=html))
+
+
+def record(ctx: Context, t: Tournament) -> None:
+    """The tournament as a FIDE TRF-16, attached."""
+    title, name = catalogue.title(t.variant), f"{t.variant}-{t.name}.trf"
+    text = trf.write(tournaments.report(ctx.db, t), rounds.tiebreaks(t))
+    ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}: TRF").format(
+        title=title, name=t.name), compose.render("tournament_record.j2", title=title, name=t.name,
+                                                  filename=name), attachments=((name, text),)))
 
 
 def list_tournaments(ctx: Context, req: Request) -> None:

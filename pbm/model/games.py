@@ -247,14 +247,16 @@ def add_event(db: Database, board: Board, kind: str, user: str | None, detail: s
 def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str]]:
     """(at, kind, user, detail) in order, without the comments (see `comments`)."""
     return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? AND kind NOT IN "
-                      "('comment', 'chat') ORDER BY id",
+                      "('comment', 'chat', 'book') ORDER BY id",
                       [board.id]).fetchall()
 
 
-def comments(db: Database, board: Board) -> list[tuple[int, str, str]]:
-    """(moves played then, author, text) of every comment and chat the players sent, in order."""
-    return db.execute("SELECT ply, user_id, detail FROM events WHERE game_id = ? AND kind IN "
-                      "('comment', 'chat') ORDER BY id", [board.id]).fetchall()
+def comments(db: Database, board: Board) -> list[tuple[int, str | None, str]]:
+    """(moves played then, author, text) of every comment and chat the players sent, in order, and
+    a thematic tournament's book moves (no author) before the first move."""
+    return db.execute("SELECT ply, user_id, CASE kind WHEN 'book' THEN 'book: ' || detail ELSE "
+                      "detail END FROM events WHERE game_id = ? AND kind IN ('comment', 'chat', "
+                      "'book') ORDER BY id", [board.id]).fetchall()
 
 
 # --- queued premoves -----------------------------------------------------------------------------------

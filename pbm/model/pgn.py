@@ -35,14 +35,16 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
     header = "\n".join(f'[{name} "{escape(value)}"]' for name, value in tags)
 
     wxf = rules.get_variant(board.variant).notation == "wxf"
-    black_first = board.start_fen.split()[1] == "b"
+    fields = board.start_fen.split()
+    black_first = fields[1] == "b"
+    first_number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1   # the FEN's
     said: dict[int, list[str]] = {}
     for ply, author, text in comments:
-        said.setdefault(ply, []).append(comment(f"{author}: {text}"))
+        said.setdefault(ply, []).append(comment(text if author is None else f"{author}: {text}"))
     tokens = said.get(0, [])
     for ply, played in enumerate(board.moves, start=1):
         index = ply - 1 + black_first          # half-moves from a White move
-        number = index // 2 + 1
+        number = index // 2 + first_number
         if index % 2 == 0:
             tokens.append(f"{number}.")
         elif ply == 1 or said.get(ply - 1):

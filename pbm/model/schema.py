@@ -435,6 +435,16 @@ CREATE INDEX refusals_user ON refusals (user_id, kind, at);
 """
 
 
+# 12: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
+# FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), the rating
+# band of the entry ("1400-1800"; empty: everyone) and the theme (the moves every game starts after,
+# as coordinates, comma-separated; empty: none).
+TOURNAMENT_CHOICES = """
+ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN band TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN theme TEXT NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -447,4 +457,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     CLOCKS,
     APPEALS,
     LIMITS,
+    TOURNAMENT_CHOICES,
 ]

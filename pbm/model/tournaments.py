@@ -14,6 +14,7 @@ from datetime import datetime
 
 from pbm.model.db import Database, timestamp
 from pbm.tournaments import Entrant, Game, Pairing
+from pbm.tournaments.trf import Report
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
 # A name players type in every command: 2 to 24 letters, digits and hyphens, starting with a letter
@@ -38,6 +39,9 @@ class Tournament:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    tiebreaks: tuple[str, ...] | None = None     # None: the system's defaults
+    band: tuple[int, int] | None = None           # the ratings that may join; None: all
+    theme: tuple[str, ...] | None = None          # the moves every game starts after
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,16 @@ class Played:
 
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
-            "round, created_at, started_at, finished_at")
+            "round, created_at, started_at, finished_at, tiebreaks, band, theme")
 
 
 def _tournament(row: tuple) -> Tournament:
     values = list(row)
     values[5], values[9] = bool(values[5]), bool(values[9])
     values[7], values[8] = json.loads(values[7]), json.loads(values[8])
+    values[15] = tuple(values[15].split(",")) if values[15] else None
+    values[16] = tuple(int(v) for v in values[16].split("-")) if values[16] else None
+    values[17] = tuple(values[17].split(",")) if values[17] else None
     return Tournament(*values)
 
 
@@ -79,12 +86,16 @@ def good_name(name: str) -> bool:
 
 
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
-           rounds: int | None, params: dict, options: dict, rated: bool, now: datetime) -> Tournament:
+           rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
+           tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None,
+           theme: tuple[str, ...] | None = None) -> Tournament:
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "rated, status, created_at, tiebreaks, band, theme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
-         json.dumps(options), int(rated), OPEN, timestamp(now)])
+         json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ()),
+         "-".join(map(str, band)) if band else "", ",".join(theme or ())])
     return by_id(db, cursor.lastrowid)
 
 
@@ -195,3 +206,18 @@ def of_game(db: Database, game_id: int) -> tuple[Tournament, int, str, str] | No
 
 def set_result(db: Database, row_id: int, result: str) -> None:
     db.execute("UPDATE tournament_games SET result = ? WHERE id = ?", [result, row_id])
+
+
+def report(db: Database, t: Tournament) -> Report:
+    """The tournament as a FIDE TRF holds it (pbm.tournaments.trf): dates as YYYY/MM/DD, the
+    director as chief arbiter, the time per move as the time control."""
+    header = {"102": t.director}
+    for code, at in (("042", t.started_at), ("052", t.finished_at)):
+        if at:
+            header[code] = at[:10].replace("-", "/")
+    if t.options.get("timeout"):
+        header["122"] = f"{t.options['timeout']:g} days a move"
+    elif t.options.get("clock"):
+        header["122"] = f"clock {t.options['clock']}"
+    return Report(t.name, t.system, t.rounds or 0, [e.entrant() for e in entries(db, t)],
+                  [p.game for p in played(db, t)], header)

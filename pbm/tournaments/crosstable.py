@@ -25,8 +25,9 @@ LEGEND = {"grid": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the col
           "double": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black"),
           "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit"),
           "standings": N_("Gms: games decided")}
-# The tie-breaks' column headings (pbm.tournaments.standings names them so).
-HEADINGS = {"SB": N_("SB"), "Buch": N_("Buch"), "Med": N_("Med"), "Round": N_("Round")}
+# The tie-breaks' columns are headed by FIDE's abbreviations (BH, SB-C1 ...), the same in every
+# language; a knockout's round reached is a word.
+HEADINGS = {"Round": N_("Round")}
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,10 @@ def mark(game: Game, user: str) -> str:
     return {1.0: "1", 0.5: "=", 0.0: "0"}[points]
 
 
-def table(system: str, entrants: list[Entrant], games: list[Game], double: bool = False) -> Table:
+def table(system: str, entrants: list[Entrant], games: list[Game], double: bool = False,
+          tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None) -> Table:
     """The crosstable to draw: the full one when it fits, else the standings table."""
-    ranked = standings(system, entrants, games)
+    ranked = standings(system, entrants, games, tiebreaks, rounds)
     if len(ranked) <= GRID_PLAYERS:
         full = grid(ranked, games, double) if system == "roundrobin" else by_round(ranked, games)
         if full.fits():
@@ -97,7 +99,8 @@ def lead(standing: Standing) -> tuple[str, ...]:
 
 
 def header(ranked: list[Standing], columns: list[str]) -> tuple[str, ...]:
-    names = tuple(_(HEADINGS[name]) for name, _value in ranked[0].tiebreaks) if ranked else ()
+    names = tuple(_(HEADINGS[name]) if name in HEADINGS else name
+                  for name, _value in ranked[0].tiebreaks) if ranked else ()
     return (_("Rk"), _("User"), _("Pts"), *names, *columns)
 
 
@@ -141,15 +144,17 @@ def by_round(ranked: list[Standing], games: list[Game]) -> Table:
 
 
 def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
-                    double: bool = False) -> str:
+                    double: bool = False, tiebreaks: tuple[str, ...] | None = None,
+                    rounds: int | None = None) -> str:
     """The crosstable as fixed-width text, no line over 78 columns."""
-    return table(system, entrants, games, double).text()
+    return table(system, entrants, games, double, tiebreaks, rounds).text()
 
 
 def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
-                    double: bool = False) -> str:
+                    double: bool = False, tiebreaks: tuple[str, ...] | None = None,
+                    rounds: int | None = None) -> str:
     """The same table as HTML markup (a plain <table>, inline styles only)."""
-    return table(system, entrants, games, double).html()
+    return table(system, entrants, games, double, tiebreaks, rounds).html()
 
 
 SHORT_ROWS = 10         # the leaders a short standings table shows (and the reader's own row)

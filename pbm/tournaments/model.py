@@ -73,12 +73,15 @@ class Game:
 @dataclass(frozen=True)
 class Pairing:
     """A game to start: board number, White, Black (None: a bye).  `result` is set when the game is
-    decided already at pairing time: a forfeit against a player who withdrew."""
+    decided already at pairing time: a forfeit against a player who withdrew.  `relaxed` names the
+    absolute criterion a Swiss pairing breaks when no pairing kept them all ("colour", "rematch",
+    "bye"; pbm.tournaments.swiss)."""
     round: int
     board: int
     white: str
     black: str | None
     result: str | None = None
+    relaxed: str | None = None
 
     def game(self) -> Game:
         """The game record of this pairing as it starts."""

@@ -1,66 +1,63 @@
-"""Standings and tie-breaks: points, then the system's tie-breaks, then rating, then user id.
+"""Standings: points, then the tournament's tie-breaks in their order, then rating, then user id.
 
-Round robin: Sonneborn-Berger ("SB"), the sum over games of the points scored times the
-opponent's score.  Swiss: Buchholz ("Buch"), the sum of the opponents' scores, then median
-Buchholz ("Med"), the same without the highest and the lowest of them.  Knockout ranks by the
-round reached ("Round"), then points: a player knocked out later stands higher.
-
-Games not played over the board (a bye, a forfeit either way) count as a game against a virtual
-opponent with the player's own score, scored as it was scored (a project decision, close to FIDE's
-dummy opponent for unplayed rounds): a Swiss bye adds the player's own score to Buchholz and to
-Sonneborn-Berger; a forfeit loss adds it to Buchholz only; a round robin's bye, which scores
-nothing, adds nothing.  Only decided games count; rounds a player missed after withdrawing do not.
+The tie-breaks are FIDE's (pbm.tournaments.tiebreaks), chosen when the tournament is created; by
+default Sonneborn-Berger (SB) for a round robin, Buchholz (BH) then Buchholz Median-1 (BH-M1)
+for a Swiss.  Direct encounter (DE, C.07 6) ranks the players still tied by the points they scored
+against each other, when all of them have met; otherwise it leaves them tied (a value of 0).
+Knockout ranks by the round reached ("Round"), then points: a player knocked out later stands
+higher.
 """
 from __future__ import annotations
 
 from pbm.tournaments import knockout
 from pbm.tournaments.model import Entrant, Game, Standing, check_system, games_of, score
-
-TIEBREAKS = {"roundrobin": ("SB",), "swiss": ("Buch", "Med"), "knockout": ("Round",)}
-
-
-def opponent_scores(system: str, user: str, games: list[Game],
-                    scores: dict[str, float]) -> list[tuple[float, float]]:
-    """(points scored, opponent's score) for each of `user`'s decided games and byes."""
-    found = []
-    for game in games_of(user, games):
-        if game.bye:
-            points = score(system, user, [game])
-        elif game.result is None:
-            continue
-        else:
-            points = game.points(user) or 0.0
-        virtual = game.bye or game.forfeit
-        found.append((points, scores[user] if virtual else scores[game.opponent(user)]))
-    return found
+from pbm.tournaments.tiebreaks import DEFAULTS, Tiebreaks
 
 
-def tiebreaks(system: str, user: str, games: list[Game], scores: dict[str, float],
-              reached: dict[str, int]) -> tuple[tuple[str, float], ...]:
-    check_system(system)
-    if system == "knockout":
-        return (("Round", float(reached[user])),)
-    faced = opponent_scores(system, user, games, scores)
-    if system == "roundrobin":
-        return (("SB", sum(points * theirs for points, theirs in faced)),)
-    ordered = sorted(theirs for _, theirs in faced)
-    return (("Buch", sum(ordered)), ("Med", sum(ordered[1:-1])))
-
-
-def standings(system: str, entrants: list[Entrant], games: list[Game]) -> list[Standing]:
-    """Everybody's place, first to last."""
+def standings(system: str, entrants: list[Entrant], games: list[Game],
+              tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None
+              ) -> list[Standing]:
+    """Everybody's place, first to last; `rounds`: how many the tournament has (Article 16's
+    limit for unplayed rounds; the rounds played when not given)."""
     check_system(system)
     scores = {e.user: score(system, e.user, games) for e in entrants}
-    reached = knockout.reached(entrants, games) if system == "knockout" else {}
-    rows = []
-    for entrant in entrants:
-        breaks = tiebreaks(system, entrant.user, games, scores, reached)
-        played = sum(1 for g in games_of(entrant.user, games) if not g.bye and g.result is not None)
-        points, later = -scores[entrant.user], tuple(-v for _, v in breaks)
-        key = ((later, points) if system == "knockout" else (points, later), -entrant.rating,
-               entrant.user)
-        rows.append((key, entrant.user, breaks, played))
-    rows.sort()
-    return [Standing(rank, user, scores[user], breaks, played)
-            for rank, (_, user, breaks, played) in enumerate(rows, start=1)]
+    played = {e.user: sum(1 for g in games_of(e.user, games) if not g.bye and g.result is not None)
+              for e in entrants}
+    if system == "knockout":
+        reached = knockout.reached(entrants, games)
+        rows = sorted(entrants, key=lambda e: (-reached[e.user], -scores[e.user], -e.rating, e.user))
+        return [Standing(rank, e.user, scores[e.user], (("Round", float(reached[e.user])),),
+                         played[e.user]) for rank, e in enumerate(rows, start=1)]
+    codes = DEFAULTS[system] if tiebreaks is None else tiebreaks
+    values = Tiebreaks(system, entrants, games, rounds or 0)
+    breaks = {e.user: {c: values.value(c, e.user) for c in codes} for e in entrants}
+    groups = [[e for e in entrants if scores[e.user] == points]
+              for points in sorted(set(scores.values()), reverse=True)]
+    for code in codes:
+        groups = [part for group in groups for part in split(group, code, breaks, games)]
+    ranked = [e for group in groups for e in sorted(group, key=lambda e: (-e.rating, e.user))]
+    return [Standing(rank, e.user, scores[e.user], tuple((c, breaks[e.user][c]) for c in codes),
+                     played[e.user]) for rank, e in enumerate(ranked, start=1)]
 
+
+def split(group: list[Entrant], code: str, breaks: dict[str, dict[str, float]],
+          games: list[Game]) -> list[list[Entrant]]:
+    """`group`, players tied on points and the tie-breaks before `code`, cut by `code` into groups
+    still tied, best first; DE is valued here, within the group."""
+    if code == "DE":
+        for user, value in direct_encounter([e.user for e in group], games).items():
+            breaks[user][code] = value
+    values = sorted({breaks[e.user][code] for e in group}, reverse=True)
+    return [[e for e in group if breaks[e.user][code] == v] for v in values]
+
+
+def direct_encounter(users: list[str], games: list[Game]) -> dict[str, float]:
+    """The points each of the tied `users` scored against the others, if all of them have met;
+    else 0 for each (C.07 6: the tie-break does not apply)."""
+    tied = set(users)
+    among = [g for g in games if g.black is not None and g.result is not None
+             and {g.white, g.black} <= tied]
+    met = {frozenset((g.white, g.black)) for g in among}
+    if len(users) < 2 or len(met) < len(users) * (len(users) - 1) // 2:
+        return {u: 0.0 for u in users}
+    return {u: sum(g.points(u) or 0.0 for g in among if u in (g.white, g.black)) for u in users}

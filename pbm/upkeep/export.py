@@ -1,6 +1,7 @@
 """`pbm export FOLDER`: the games, their moves, the players, the ratings and the tournaments as CSV
-or JSON files, and every finished game as a PGN file, for an operator's archive, a club's web page
-or a database.
+or JSON files, every finished game as a PGN file and every tournament as a FIDE TRF-16 file
+(`trf/VARIANT-NAME.trf`), for an operator's archive, a club's web page, a rating office or a
+database.
 
 It reads through sqlite-utils (the tables as rows of dicts) on its own connection, inside one read
 transaction, so the export is one consistent moment of a running server.  Password hashes, reply
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from pbm.model import games, pgn
+from pbm.model import games, pgn, tournaments
+from pbm.tournaments import trf
 from pbm.model.db import Database
 
 # What each file holds: a query over the database, its columns named as the file's columns.
@@ -52,6 +54,7 @@ def export(db: Database, folder: Path, fmt: str, site: str, pgn_folder: Path) ->
         for name, sql in TABLES.items():
             counts[name] = _write(folder / f"{name}.{fmt}", fmt, reader.query(sql))
         counts["pgn"] = _pgn(db, pgn_folder, site)
+        counts["trf"] = _trf(db, folder / "trf")
     finally:
         db.execute("COMMIT")
     return counts
@@ -80,3 +83,14 @@ def _pgn(db: Database, folder: Path, site: str) -> int:
         text = pgn.record(board, games.comments(db, board), site)
         (folder / pgn.filename(board)).write_text(text, encoding="utf-8")
     return len(finished)
+
+
+def _trf(db: Database, folder: Path) -> int:
+    """Every tournament as `VARIANT-NAME.trf`, as `GAME tournament record NAME` mails it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = [row[0] for row in db.execute("SELECT id FROM tournaments ORDER BY id")]
+    for tournament_id in ids:
+        t = tournaments.by_id(db, tournament_id)
+        text = trf.write(tournaments.report(db, t), t.tiebreaks)
+        (folder / f"{t.variant}-{t.name}.trf").write_text(text, encoding="utf-8")
+    return len(ids)

@@ -1,0 +1,148 @@
+"""The FIDE Tournament Report File (TRF-16), written and read back, and a TRF's Swiss rounds paired
+again by pbm's pairer, so that a director can compare pbm with any endorsed pairing program.
+
+Written: the header lines that apply (012 name, 042/052 dates, 062 players, 092 type, 102 the
+director as chief arbiter, 122 the time control), one 001 line per player in the fixed columns of
+the format (starting rank, name, rating, points, rank, then one column of ten characters per
+round: opponent's starting rank, colour w/b, result 1 = 0 + - for games, "0000 - U" for the
+pairing-allocated bye, "0000 - Z" for a round a player was not paired in, blank while a game is
+played), and XXR, the number of rounds, which pairing programs read for a Swiss.  A player's name
+is their user id; a rating of 0 (none) is left blank.  Read: the same lines from any program (other
+header lines are kept as they are; XXC, the initial colour, is used by `check`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbm.tournaments.dutch import pair
+from pbm.tournaments.model import Entrant, Game, score
+from pbm.tournaments.standings import standings
+
+TYPES = {"roundrobin": "Round robin", "swiss": "Swiss Dutch system", "knockout": "Knockout"}
+RESULTS = {1.0: "1", 0.5: "=", 0.0: "0"}
+
+
+@dataclass
+class Report:
+    """What a TRF holds that pbm uses: the tournament's name and system, its players by starting
+    rank, the games, and its number of rounds."""
+    name: str
+    system: str
+    rounds: int
+    entrants: list[Entrant] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)
+    header: dict[str, str] = field(default_factory=dict)
+
+
+def write(report: Report, tiebreaks: tuple[str, ...] | None = None) -> str:
+    """The report as TRF-16 text (lines end with a newline; players by starting rank)."""
+    numbers = {e.user: e.number for e in report.entrants}
+    ranked = {s.user: s.rank for s in standings(report.system, report.entrants, report.games,
+                                                tiebreaks, report.rounds)}
+    header = {**report.header, "012": report.name, "062": str(len(report.entrants)),
+              "092": TYPES[report.system]}
+    lines = [f"{code} {value}" for code, value in sorted(header.items())]
+    last = max((g.round for g in report.games), default=0)
+    for e in sorted(report.entrants, key=lambda e: e.number):
+        points = score(report.system, e.user, report.games)
+        rating = f"{round(e.rating):>4}" if e.rating else "    "
+        line = (f"001 {e.number:>4}      {e.user[:33]:<33} {rating} {'':3} {'':>11} {'':10} "
+                f"{points:4.1f} {ranked[e.user]:>4}")
+        for n in range(1, last + 1):
+            line += "  " + cell(e.user, [g for g in report.games if g.round == n], numbers)
+        lines.append(line)
+    lines.append(f"XXR {report.rounds}")
+    return "\n".join(lines) + "\n"
+
+
+def cell(user: str, games: list[Game], numbers: dict[str, int]) -> str:
+    """One round of a 001 line: 'OOOO C R'."""
+    g = next((g for g in games if user in (g.white, g.black)), None)
+    if g is None:
+        return "0000 - Z"
+    if g.bye:
+        return "0000 - U"
+    colour = "w" if g.white == user else "b"
+    points = g.points(user)
+    result = " " if points is None else ("+" if points else "-") if g.forfeit else RESULTS[points]
+    return f"{numbers[g.opponent(user)]:>4} {colour} {result}"
+
+
+def read(text: str) -> Report:
+    """A TRF-16's header, players and games (ValueError for a line that is not TRF)."""
+    report = Report("", "swiss", 0)
+    rows: dict[int, list[tuple[int, str, str]]] = {}
+    for line in text.splitlines():
+        code = line[:3]
+        if code == "001":
+            number = int(line[4:8])
+            rating = line[48:52].strip()
+            report.entrants.append(Entrant(line[14:47].strip(), float(rating or 0), number))
+            cells = [line[i:i + 8].ljust(8) for i in range(91, len(line), 10)]
+            rows[number] = [(int(c[:4].strip() or 0), c[5], c[7]) for c in cells]
+        elif code == "012":
+            report.name = line[4:].strip()
+        elif code == "092":
+            kind = line[4:].strip().lower()
+            report.system = next((s for s, t in TYPES.items() if t.lower() == kind), "swiss")
+        elif code == "XXR":
+            report.rounds = int(line[4:].strip())
+        elif code == "XXC" or code.isdigit() and code != "062":    # 062 is counted when written
+            report.header[code] = line[4:]
+    users = {e.number: e.user for e in report.entrants}
+    for number, cells in rows.items():
+        for n, (opponent, colour, result) in enumerate(cells, start=1):
+            if opponent == 0 and result in "UF":
+                report.games.append(Game(n, users[number], None))
+            elif opponent and colour == "w":
+                report.games.append(Game(n, users[number], users[opponent],
+                                         result_of(result, rows[opponent][n - 1][2])))
+    report.rounds = report.rounds or max((g.round for g in report.games), default=0)
+    return report
+
+
+def result_of(white: str, black: str) -> str | None:
+    """The game's result from the two players' result characters."""
+    if white == " ":
+        return None
+    if white in "+-" or black in "+-":
+        return {("+", "-"): "+-", ("-", "+"): "-+"}.get((white, black), "--")
+    return {"1": "1-0", "0": "0-1", "=": "1/2-1/2"}[white]
+
+
+def initial(report: Report) -> str:
+    """The initial colour the file's pairing drew: XXC when it says (white1, black1), else the
+    colour of the first player by rating in round 1 (C.04.3 5.2.5 gives it to them)."""
+    said = report.header.get("XXC", "").strip().lower()
+    if said.startswith(("white", "black")):
+        return said[0].upper()
+    first = min(report.entrants, key=lambda e: (-e.rating, e.user), default=None)
+    game = next((g for g in report.games if g.round == 1 and g.black is not None and first
+                 and first.user in (g.white, g.black)), None)
+    return "B" if game is not None and game.black == first.user else "W"
+
+
+def check(report: Report) -> list[str]:
+    """Each Swiss round of `report` paired again by pbm from the rounds before it: the rounds
+    where pbm pairs differently, one line each ("" for none)."""
+    numbers = {e.user: e.number for e in report.entrants}
+    found = []
+    last = max((g.round for g in report.games), default=0)
+    for n in range(1, last + 1):
+        theirs = [g for g in report.games if g.round == n]
+        present = {u for g in theirs for u in (g.white, g.black) if u}
+        absent = {e.user for e in report.entrants} - present
+        ours = pair(report.entrants, report.games, n, absent, report.rounds, initial(report))
+
+        def shown(pairs) -> str:
+            return ", ".join(f"{numbers[w]}-{numbers[b]}" if b else f"{numbers[w]} bye"
+                             for w, b in sorted(pairs, key=lambda p: numbers[p[0]]))
+        mine = {(p.white, p.black) for p in ours}
+        given = {(g.white, g.black) for g in theirs}
+        if {frozenset(p) for p in mine} == {frozenset(p) for p in given}:
+            if mine != given:
+                found.append(f"round {n}: the same games, colours differ: the file "
+                             f"{shown(given - mine)}; pbm {shown(mine - given)}")
+        else:
+            found.append(f"round {n}: the file pairs {shown(given)}; pbm pairs {shown(mine)}")
+    return found

@@ -1,0 +1,77 @@
+"""The FIDE TRF-16: written from a tournament, read back line by line, and its rounds paired again."""
+from __future__ import annotations
+
+import random
+
+from pbm.tournaments import Entrant, Game, pair_round
+from pbm.tournaments.trf import Report, check, read, write
+
+FIVE = [Entrant(u, r, n) for n, (u, r) in enumerate(
+    zip(("ann", "bob", "cy", "dee", "eve"), (2100, 1900, 0, 1800, 1700)), start=1)]
+
+
+def swiss(seed: int, entrants: list[Entrant], rounds: int) -> list[Game]:
+    rng = random.Random(seed)
+    games: list[Game] = []
+    for n in range(1, rounds + 1):
+        for p in pair_round("swiss", entrants, games, n, rounds=rounds):
+            games.append(p.game() if p.black is None else
+                         Game(n, p.white, p.black, rng.choice(["1-0", "0-1", "1/2-1/2", "+-"])))
+    return games
+
+
+def test_a_swiss_written_as_trf_reads_back_line_by_line():
+    games = [Game(1, "ann", "dee", "1-0"), Game(1, "eve", "bob", "+-"), Game(1, "cy", None),
+             Game(2, "cy", "ann", "1/2-1/2"), Game(2, "bob", "dee", "0-1"), Game(2, "eve", None),
+             Game(3, "ann", "eve", None), Game(3, "dee", "cy", "1/2-1/2")]
+    report = Report("spring-cup", "swiss", 4, FIVE, games,
+                    {"042": "2026/11/01", "102": "director", "122": "3 days a move"})
+    text = write(report)
+    lines = text.splitlines()
+    assert lines[:6] == ["012 spring-cup", "042 2026/11/01", "062 5", "092 Swiss Dutch system",
+                         "102 director", "122 3 days a move"]
+    players = [line for line in lines if line.startswith("001")]
+    # the fixed columns: rank 5-8, name 15-47, rating 49-52, points 81-84, rank 86-89, rounds from 92
+    ann = players[0]
+    assert ann[4:8] == "   1" and ann[14:47].rstrip() == "ann" and ann[48:52] == "2100"
+    assert ann[80:84] == " 1.5" and ann[91:99] == "   4 w 1" and ann[101:109] == "   3 b ="
+    assert ann[111:119] == "   5 w  "                       # round 3 still being played
+    cy = players[2]
+    assert cy[48:52] == "    " and cy[91:99] == "0000 - U" and cy[80:84] == " 2.0"
+    assert players[1][91:99] == "   5 b -" and players[4][91:99] == "   2 w +"
+    assert lines[-1] == "XXR 4"
+    again = read(text)
+    assert (again.name, again.system, again.rounds) == ("spring-cup", "swiss", 4)
+    assert again.entrants == FIVE
+    assert sorted(again.games, key=repr) == sorted(games, key=repr)
+    assert again.header == {"042": "2026/11/01", "102": "director", "122": "3 days a move"}
+    assert write(again) == text                              # line by line, the same file
+
+
+def test_check_finds_the_rounds_another_program_paired_otherwise():
+    entrants = [Entrant(f"p{i}", 2000 - 37 * i, i + 1) for i in range(8)]
+    games = swiss(7, entrants, 4)
+    report = Report("club", "swiss", 4, entrants, games)
+    assert check(read(write(report))) == []
+    # round 3 as another program might have paired it: the top two boards' opponents swapped
+    third = sorted((g for g in games if g.round == 3), key=lambda g: g.white)
+    a, b = third[0], third[1]
+    swapped = [g for g in games if g not in (a, b)] + [Game(3, a.white, b.black, a.result),
+                                                       Game(3, b.white, a.black, b.result)]
+    found = check(read(write(Report("club", "swiss", 4, entrants, swapped))))
+    assert found and found[0].startswith("round 3: the file pairs ")
+
+
+def test_a_trf_from_another_program_reads_and_is_paired_again():
+    """caissify-pairings writes a TRF of a Swiss it paired itself (names with commas, another 092
+    wording, its initial colour drawn by lot): pbm reads every player and game, and `check` finds
+    the same games in every round; where colours differ it is only the colour rule 5.2.4 read as
+    FIDE writes it (the higher ranked by score first: tests/test_tournament_dutch.py)."""
+    from caissify_pairings.rtg import generate_tournament
+    for seed in range(3):
+        text = generate_tournament(num_players=11, num_rounds=5, seed=seed)
+        report = read(text)
+        assert len(report.entrants) == 11 and report.rounds == 5
+        assert all(sum(1 for g in report.games if g.round == n) == 6 for n in range(1, 6))
+        for line in check(report):
+            assert ": the same games, colours differ:" in line, line
