@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbm.mail.reading import MASK
 from pbm.model.accounts import MIN_PASSWORD
 
-MASK = "********"
 MAX_MULTIPLE = 50       # commands in one `multiple` mail
 # Words a command may hold that can be quoted before any password is checked: they name colours,
 # results and list filters, never a secret.  (A number is quoted only once it names an existing board:

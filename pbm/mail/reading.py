@@ -246,6 +246,9 @@ def redacted(headers: Sequence[str], subject: str, body: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+MASK = "********"       # what a stored message or a quote shows where a password may have stood
+
+
 def unread(raw: bytes, vocabulary: frozenset[str], mask: str) -> bytes:
     """What is kept of a message when it is recorded, before anything in it is read: `redacted`,
     with every word of its subject and body but those of `vocabulary` replaced by `mask` -- any

@@ -1,0 +1,177 @@
+"""The tables of correspondence play and of its defences: migrations 7 to 12 of pbm.model.schema
+(conditional moves and clocks, tournaments, fair clocks, appeals, the limits against abuse, a
+tournament's choices).  Never edit a migration that has shipped; add a new one."""
+from __future__ import annotations
+
+# 7: correspondence play: conditional moves (a tree of branches per player, each row one line from
+# the position at `ply`), clocks with a bank and an increment, a submitted move waiting for its
+# confirmation, and end-of-game notices.
+CORRESPONDENCE = """
+CREATE TABLE conditionals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    ply INTEGER NOT NULL,               -- moves played when the line's first (the opponent's) move is due
+    line TEXT NOT NULL,                 -- coordinate moves, blank-separated: opponent, reply, opponent...
+    PRIMARY KEY (game_id, user_id, line)
+) WITHOUT ROWID;
+
+CREATE TABLE clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    left1 REAL NOT NULL,                -- seconds on player1's clock when their turn began / they last moved
+    left2 REAL NOT NULL                 -- the same for player2
+);
+
+CREATE TABLE submitted (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    move TEXT NOT NULL,                 -- as the player wrote it
+    fen TEXT NOT NULL,                  -- the position it was submitted in: confirm plays it only there
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE end_notices (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    variant TEXT NOT NULL,
+    game_id INTEGER NOT NULL,           -- 0: every game the user plays in `variant`
+    PRIMARY KEY (variant, game_id, user_id)
+) WITHOUT ROWID;
+"""
+
+# 8: tournaments by mail (pbm.model.tournaments): the event, its entrants (their rating frozen at
+# the start, for seeding and pairing), and every pairing with the game it started and its result.
+TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    name TEXT NOT NULL,                 -- lower case: letters, digits, hyphens
+    director TEXT NOT NULL REFERENCES users(id),
+    system TEXT NOT NULL CHECK (system IN ('roundrobin', 'swiss', 'knockout')),
+    double INTEGER NOT NULL DEFAULT 0,  -- 1: a double round robin
+    rounds INTEGER,                     -- Swiss: as asked, then as the field allows; others: at start
+    params TEXT NOT NULL DEFAULT '{}',  -- JSON: the -params of every game
+    options TEXT NOT NULL DEFAULT '{}', -- JSON: the --options of every game (timeout, reminder)
+    rated INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    round INTEGER NOT NULL DEFAULT 0,   -- the round being played (0: not started)
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    UNIQUE (variant, name)
+);
+CREATE INDEX tournaments_listing ON tournaments (variant, status);
+
+CREATE TABLE tournament_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    number INTEGER NOT NULL,            -- order of entry: the round robin pairing number
+    rating REAL,                        -- the rating at the start (seeding, Swiss ranking)
+    joined_at TEXT NOT NULL,
+    withdrawn_at TEXT,                  -- left or withdrawn after the start: forfeits the rest
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_entrants_user ON tournament_entrants (user_id);
+
+CREATE TABLE tournament_games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,             -- the pairing's board number in its round
+    white TEXT NOT NULL REFERENCES users(id),   -- moves first
+    black TEXT REFERENCES users(id),    -- NULL: a bye
+    result TEXT,                        -- 1-0, 0-1, 1/2-1/2, +-, -+, --; NULL while played (and byes)
+    game_id INTEGER REFERENCES games(id)    -- NULL for a bye or a forfeit decided at pairing
+);
+CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
+CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
+"""
+
+# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timeouts): the server's
+# heartbeats and the outages found between them, the credit each game got from one (told in its next
+# board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
+# most a tournament lets its entrants have.
+CLOCKS = """
+CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,              -- 'timers': the last timer run; 'digest': the last digest run
+    at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE outages (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,           -- the last heartbeat before the gap
+    ended_at TEXT NOT NULL              -- the first after it
+);
+
+CREATE TABLE outage_credits (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),     -- the player to move, whose clock ran
+    seconds REAL NOT NULL,              -- given back to them; deleted once told
+    outage_id INTEGER NOT NULL REFERENCES outages(id)
+);
+
+ALTER TABLE vacations ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0;  -- 1: a day autoleave spent
+CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
+ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
+"""
+
+# 10: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# adjudicates the game again or dismisses it.
+APPEALS = """
+CREATE TABLE appeals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    text TEXT NOT NULL,                 -- the player's words (the mail's body), passwords masked
+    at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'dismissed', 'decided')),
+    arbiter TEXT REFERENCES users(id),  -- who closed it
+    closed_at TEXT,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+"""
+
+
+# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.flood).  Reset
+# codes are kept a day, one row per code mailed (at most `reset_codes_per_day` to a user, each valid
+# on its own); who signed up from which address; addresses given for someone else, waiting for their
+# confirmation; what a limit refused, so that the player it protects is told once a day.
+LIMITS = """
+DROP TABLE reset_codes;
+CREATE TABLE reset_codes (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    issued_at TEXT NOT NULL,
+    code TEXT NOT NULL,                 -- HMAC of the code under the server secret, never the code
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                       -- a code works once
+    PRIMARY KEY (user_id, issued_at)
+) WITHOUT ROWID;
+
+ALTER TABLE users ADD COLUMN signed_up_from TEXT;   -- the sender of the signup (lower case)
+CREATE INDEX users_signups ON users (signed_up_from, created_at);
+
+CREATE TABLE pending_addresses (
+    address TEXT NOT NULL,              -- lower case
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,          -- where it was given in the list (0: the main address)
+    asked_at TEXT NOT NULL,             -- when its confirmation was mailed (one a day at most)
+    PRIMARY KEY (user_id, address)
+) WITHOUT ROWID;
+
+CREATE TABLE refusals (
+    kind TEXT NOT NULL,                 -- "challenge": a challenge over the challenged player's cap
+    user_id TEXT NOT NULL,              -- who the limit protects
+    other TEXT NOT NULL,                -- who was refused
+    at TEXT NOT NULL,
+    told INTEGER NOT NULL DEFAULT 0     -- 1: the mail telling `user_id` of it
+);
+CREATE INDEX refusals_user ON refusals (user_id, kind, at);
+"""
+
+
+# 12: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
+# FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), the rating
+# band of the entry ("1400-1800"; empty: everyone) and the theme (the moves every game starts after,
+# as coordinates, comma-separated; empty: none).
+TOURNAMENT_CHOICES = """
+ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN band TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN theme TEXT NOT NULL DEFAULT '';
+"""
