@@ -9,7 +9,7 @@ simplified Chinese. Then, for each game and each of its two players, `--rounds` 
 
 - a page: pbm.web.pages.page through a read-only connection, from the link's check to the HTML, as
   `pbm web` makes it (the game loaded and replayed, the move list named, the template rendered);
-- a board mail: the game loaded and replayed, then pbm.commands.notify.board_mails to that player
+- a board mail: the game loaded and replayed, then pbm.commands.mails.notify.board_mails to that player
   alone (text and HTML parts, the move list and board in their language and notation), then the
   MIME bytes as the outbox renders them (pbm.outbox.render) with the picture's placeholder in place.
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
 from support.postoffice import PASSWORDS, PostOffice  # noqa: E402
 
 import rules  # noqa: E402
-from pbm.commands import notify  # noqa: E402
+from pbm.commands.mails import notify  # noqa: E402
 from pbm.commands.base import Context  # noqa: E402
 from pbm.model import accounts, games, tokens  # noqa: E402
 from pbm.model.store import open_reader  # noqa: E402

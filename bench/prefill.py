@@ -20,7 +20,7 @@ def prefill(db_path: Path, count: int) -> None:
                "FROM s WHERE n < ?) SELECT n FROM s", [count])
     # Each copy is dated in the past (the n-th, two days and 5n minutes ago), as a game that grew the
     # database over time was: copies dated today would count as today's challenges against the
-    # run's own (pbm.commands.flood).
+    # run's own (pbm.commands.accounts.flood).
     past = "strftime('%Y-%m-%d %H:%M:%f', 'now', '-' || (2880 + 5 * seq.n) || ' minutes') || '000Z'"
     dated = {column: past for column in ("created_at", "updated_at", "finished_at", "accepted_at")}
     _copy(db, "games", "id", template[0],

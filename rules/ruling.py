@@ -1,7 +1,7 @@
 """Why the referee ruled as it did: each ply of a repetition's cycle, what it did (check, chase of
 which piece and whether that piece was protected, an exchange offered, an idle move), and the
 numbered rule (rules.rulebook) that decides.  Pure data, computed from the position the game stands
-in; a server words it (pbm.commands.ruling_words).
+in; a server words it (pbm.commands.mails.ruling_words).
 
 `explain(game)` explains a game that ended by repetition; `explain(game, times=2)` the repetition a
 warning is about (the verdict if the cycle were played once more).

@@ -1,4 +1,4 @@
-"""The limits on challenges (pbm.commands.flood), on the post office's clock."""
+"""The limits on challenges (pbm.commands.accounts.flood), on the post office's clock."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The move list of a game mail, extended move by move (pbm.commands.movelist), is always the list
+"""The move list of a game mail, extended move by move (pbm.commands.mails.movelist), is always the list
 made in one go: after moves, moves from the queue (Auto), moves taken back, in every notation, in
 several games at once, and past move 100 (the columns widen)."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from pbm.commands import movelist
+from pbm.commands.mails import movelist
 from pbm.model.games import PlayedMove
 
 

@@ -17,7 +17,7 @@ from pbm import intake
 from pbm.outbox import claims, sending
 
 LIMIT = 17              # one of them the guessing limit, which holds for every sender; one the
-                        # outage credits to tell in the board mail (pbm.commands.outages)
+                        # outage credits to tell in the board mail (pbm.commands.timing.outages)
 
 
 pytestmark = pytest.mark.post_office("alice", "bob", "carol", challenge=True)

@@ -177,7 +177,7 @@ def test_a_round_that_must_relax_a_criterion_names_it_in_the_round_mail():
     histories a round cannot keep every absolute criterion; the pairings say which they break, and
     the round mail's paragraph names those boards, in every language within the mail's width."""
     from pbm import i18n
-    from pbm.commands.rounds import relaxation
+    from pbm.commands.tournaments.rounds import relaxation
     relaxed: list[Pairing] = []
     for seed in range(50):
         rng = random.Random(seed)

@@ -1,13 +1,21 @@
 """The command layer: what each pbmserv verb does, from a decoded message to the reply mails.
 
-`dispatch` takes one decoded message inside the caller's transaction and runs its commands;
-`registry` is the table of every verb (usage line, aliases, arguments, password); one module per
-family of verbs (`play`, `queries`, `account`, `admin`, `away`, `seeking`, `setups`, `tournament`);
-`turns` records moves and ends games; `rounds` goes on with a tournament when one of its games
-ends; `notify` writes the game mails (`next_steps`: what a reader can do next); `timers` runs
-time-outs and reminders.
+Here: `dispatch` takes one decoded message inside the caller's transaction and runs its commands
+(`precheck`: passwords before the transaction); `registry` is the table of every verb (usage line,
+aliases, arguments, password); `parse` reads a command line, `base` holds what every command shares,
+`wording` turns the rules core's and the database's English into the reader's language.  The verbs
+themselves, by family:
+
+- `games`: playing (`play`, `turns` records moves and ends games, `setups`, `conditional`,
+  `pending`, `submit`, `queries`, `seeking`, `imports` of records, `admin`, `appeals`);
+- `timing`: clocks and time (`clocks`, `timeouts`, `outages`, `away`, `digest`, and `timers`,
+  which runs them);
+- `accounts`: signup and settings (`account`, `confirming` an address, `flood` limits);
+- `tournaments`: `tournament` and its `tournament_choices`, and `rounds`, which goes on with a
+  tournament when one of its games ends;
+- `mails`: what the game mails say (`notify`, `next_steps`, `notices`, `movelist`, `ruling_words`).
 """
 
 # Loaded with the package, so that every process that can end a game (a command, the timers) goes on
-# with its tournament: pbm.commands.rounds hooks itself into pbm.commands.turns.
-from pbm.commands import rounds  # noqa: E402,F401
+# with its tournament: pbm.commands.tournaments.rounds hooks itself into pbm.commands.games.turns.
+from pbm.commands.tournaments import rounds  # noqa: E402,F401

@@ -20,17 +20,10 @@ from datetime import datetime
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import (
-    conditional,
-    confirming,
-    next_steps,
-    notify,
-    parse,
-    play,
-    registry,
-    setups,
-    submit,
-)
+from pbm.commands import parse, registry
+from pbm.commands.accounts import confirming
+from pbm.commands.games import conditional, play, setups, submit
+from pbm.commands.mails import next_steps, notify
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import (
-    account,
+from pbm.commands import wording
+from pbm.commands.accounts import account
+from pbm.commands.games import (
     admin,
     appeals,
-    away,
     conditional,
-    notices,
     pending,
     play,
     queries,
     seeking,
     setups,
     submit,
-    tournament,
     turns,
-    wording,
 )
+from pbm.commands.mails import notices
+from pbm.commands.timing import away
+from pbm.commands.tournaments import tournament
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 from pbm.i18n import N_, _, ngettext

@@ -229,7 +229,7 @@ PREFERENCES = {
     "lang": tuple(LANGUAGES),                       # the language of the mails (pbm.i18n)
     "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
     "autoleave": ("off", "on"),                     # on: a vacation day is spent instead of a time-out
-    "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.digest)
+    "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.timing.digest)
 }
 
 

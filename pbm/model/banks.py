@@ -1,6 +1,6 @@
 """The time on each player's clock in a game with `--clock=BANK+INCREMENT`: what each had left when
 their turn began (the player to move) or when they last moved (the other).  A game without a row
-has both clocks at the full bank.  pbm.commands.clocks runs them.
+has both clocks at the full bank.  pbm.commands.timing.clocks runs them.
 """
 from __future__ import annotations
 

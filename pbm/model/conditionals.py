@@ -2,7 +2,7 @@
 
 A tree is kept as its lines, each the coordinate moves from the position after `ply` moves: the
 opponent's move, the owner's reply, then maybe the opponent's next and the owner's reply to it...
-(pbm.commands.conditional checks and plays them).
+(pbm.commands.games.conditional checks and plays them).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Addresses given for a user but not yet confirmed: they get the mail asking them to confirm, and
-nothing else, until they answer it (pbm.commands.confirming).  Kept apart from `addresses`, so that
+nothing else, until they answer it (pbm.commands.accounts.confirming).  Kept apart from `addresses`, so that
 no query mailing a user can reach them by mistake."""
 from __future__ import annotations
 

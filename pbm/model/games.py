@@ -60,7 +60,7 @@ class Board:
     expires_at: str | None              # the challenge lapses then unless taken up
     paused_left: float | None           # seconds left on to_move's stopped clock (on vacation)
     moves: list[PlayedMove] = field(default_factory=list)
-    # what the mails of this command render once for all their readers (pbm.commands.notify)
+    # what the mails of this command render once for all their readers (pbm.commands.mails.notify)
     rendered: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property

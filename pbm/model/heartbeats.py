@@ -2,7 +2,7 @@
 
 `pbm serve` (each timer run, every minute) and each `pbm timers` run record a heartbeat.  A gap
 between two heartbeats longer than `[clocks] outage_after` is an outage: nobody could have been
-told anything, so every clock that ran during it gets the time back (pbm.commands.outages).
+told anything, so every clock that ran during it gets the time back (pbm.commands.timing.outages).
 """
 from __future__ import annotations
 

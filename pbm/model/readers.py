@@ -3,7 +3,7 @@ each needs (accounts.Reader), and which players are on vacation.
 
 A move needs all of it -- the clock stands for a player on vacation, and every player and observer
 gets a mail -- and three queries per move were three of the 15 statements a move may cost.  It is
-read once per command, when first needed (see `pbm.commands.notify.audience`).
+read once per command, when first needed (see `pbm.commands.mails.notify.audience`).
 """
 from __future__ import annotations
 

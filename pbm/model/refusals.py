@@ -1,5 +1,5 @@
 """What a limit refused, kept so that a refusal is answered or told once a day, not once a mail
-(pbm.commands.flood, the signup limit): a flood must not become a flood of refusals."""
+(pbm.commands.accounts.flood, the signup limit): a flood must not become a flood of refusals."""
 from __future__ import annotations
 
 from datetime import datetime

@@ -85,7 +85,7 @@ CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
 
-# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timeouts): the server's
+# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timing.timeouts): the server's
 # heartbeats and the outages found between them, the credit each game got from one (told in its next
 # board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
 # most a tournament lets its entrants have.
@@ -129,7 +129,7 @@ CREATE TABLE appeals (
 """
 
 
-# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.flood).  Reset
+# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.accounts.flood).  Reset
 # codes are kept a day, one row per code mailed (at most `reset_codes_per_day` to a user, each valid
 # on its own); who signed up from which address; addresses given for someone else, waiting for their
 # confirmation; what a limit refused, so that the player it protects is told once a day.
@@ -166,7 +166,7 @@ CREATE INDEX refusals_user ON refusals (user_id, kind, at);
 """
 
 
-# 12: a tournament's choices at its creation (pbm.commands.tournament_choices): the tie-breaks,
+# 12: a tournament's choices at its creation (pbm.commands.tournaments.tournament_choices): the tie-breaks,
 # FIDE's abbreviations comma-separated ("BH-C1,BH,SB"; empty: the system's defaults), the rating
 # band of the entry ("1400-1800"; empty: everyone) and the theme (the moves every game starts after,
 # as coordinates, comma-separated; empty: none).

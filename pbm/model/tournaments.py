@@ -2,7 +2,7 @@
 
 Everything a tournament is lives here, so that a restart loses nothing: the round being played,
 the ratings frozen at the start, and one row per pairing whose result is filled in when its game
-ends (pbm.commands.rounds).  A bye has no black player; a forfeit decided at pairing time (a
+ends (pbm.commands.tournaments.rounds).  A bye has no black player; a forfeit decided at pairing time (a
 player who withdrew) has its result and no game.
 """
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _tournament(row: tuple) -> Tournament:
 
 
 def good_name(name: str) -> bool:
-    """Whether `name` may name a tournament (pbm.commands.tournament says what may)."""
+    """Whether `name` may name a tournament (pbm.commands.tournaments.tournament says what may)."""
     return NAME.fullmatch(name.lower()) is not None
 
 

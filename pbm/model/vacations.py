@@ -2,7 +2,7 @@
 yearly allowance (`[server] vacation_days`, counted per calendar year, UTC, by the days actually
 taken: a vacation called off early gives the rest back).
 
-This module keeps the record; pbm.commands.away stops and restarts the clocks.
+This module keeps the record; pbm.commands.timing.away stops and restarts the clocks.
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def start(db: Database, user: str, now: datetime, days: float) -> Vacation:
 
 
 def spend_leave_day(db: Database, user: str, start: datetime) -> None:
-    """Record a leave day autoleave spent from `start` (pbm.commands.timeouts): a vacation of one
+    """Record a leave day autoleave spent from `start` (pbm.commands.timing.timeouts): a vacation of one
     day, over as soon as it is recorded, that counts against the year's allowance."""
     end = timestamp(start + timedelta(days=1))
     db.execute("INSERT INTO vacations (user_id, started_at, ends_at, ended_at, automatic) "

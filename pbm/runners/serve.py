@@ -29,7 +29,7 @@ from typing import TypeVar
 
 import rules
 from pbm import intake
-from pbm.commands import timers
+from pbm.commands.timing import timers
 from pbm.config import Config, ConfigError
 from pbm.intake import IntakeResult, NoSpace, TransientError
 from pbm.logs import describe_exception

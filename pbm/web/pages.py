@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import rules
 from pbm import i18n
-from pbm.commands import notify
+from pbm.commands.mails import notify
 from pbm.commands.base import Context
-from pbm.commands.next_steps import reader_styles
+from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
 from pbm.model import accounts, games, tokens
 from pbm.model.db import Database

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbm import i18n
-from pbm.commands import rounds
+from pbm.commands.tournaments import rounds
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.model import tournaments

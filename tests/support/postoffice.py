@@ -16,7 +16,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from pbm import intake
-from pbm.commands import timers
+from pbm.commands.timing import timers
 from pbm.config import load_config
 from pbm.model.db import transaction
 from pbm.model.store import open_db
@@ -25,7 +25,7 @@ from pbm.pictures import deferred
 
 SERVER = "pbm@pbm.test"
 # The post office's clock jumps by days between timer runs, which a server's heartbeat never does:
-# outage credit (pbm.commands.outages) stays off but for the tests that set their own.
+# outage credit (pbm.commands.timing.outages) stays off but for the tests that set their own.
 NO_OUTAGES = 1e6        # hours
 PASSWORDS = {"alice": "Sw0rdfish", "bob": "Hunter22", "carol": "c4rol-pw", "root": "R00t-admin"}
 

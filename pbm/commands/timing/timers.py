@@ -1,5 +1,5 @@
-"""The game timers: a player who lets the `--timeout` pass loses on time (pbm.commands.timeouts); the player to move gets
-one reminder per turn (see pbm.commands.turns for the defaults); a challenge not taken up within
+"""The game timers: a player who lets the `--timeout` pass loses on time (pbm.commands.timing.timeouts); the player to move gets
+one reminder per turn (see pbm.commands.games.turns for the defaults); a challenge not taken up within
 `[server] challenge_days` lapses, without a result, and both players are told.
 
 Each reads only the games whose time has come, through partial indexes on remind_at, deadline
@@ -10,8 +10,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbm import clock
-from pbm.commands import away as vacation
-from pbm.commands import clocks, digest, notify, outages, seeking, timeouts, turns
+from pbm.commands.timing import away as vacation
+from pbm.commands.games import seeking, turns
+from pbm.commands.mails import notify
+from pbm.commands.timing import clocks, digest, outages, timeouts
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext

@@ -18,7 +18,9 @@ Decisions (the spec is silent):
 from __future__ import annotations
 
 import rules
-from pbm.commands import notify, turns, wording
+from pbm.commands import wording
+from pbm.commands.games import turns
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     CommandError,
     Context,

@@ -4,7 +4,7 @@ forgotten password (password reset, password set).
 Decisions (the spec is silent): a user id is never reused, so old game records keep their meaning;
 signoff is refused while the user still plays a running game (nothing is lost by accident); mail
 goes to the first address given, every listed address is accepted as the user's once confirmed
-(pbm.commands.confirming).  A forgotten password: `password reset USERID` mails a one-time code
+(pbm.commands.accounts.confirming).  A forgotten password: `password reset USERID` mails a one-time code
 (an hour, single use) to every registered address of the user, at most `[server]
 reset_codes_per_day` a day however many ask (the asker is told when the next can come); `password
 set USERID CODE NEW` then sets the new password (pbm.model.guard says how wrong codes are counted).
@@ -16,7 +16,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbm import catalogue, i18n
-from pbm.commands import confirming, notify, wording
+from pbm.commands import wording
+from pbm.commands.accounts import confirming
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,

@@ -8,7 +8,7 @@ choice: until then their clock does not run, the game is not rated,
 and a resignation by either player ends it without a result -- the challenged player declines, the
 challenger withdraws.  A declined or withdrawn game keeps its row, marked declined, so that the
 board number is never given to another game, but it is hidden from every list and rating.  A
-challenge not taken up within `[server] challenge_days` lapses (pbm.commands.timers).
+challenge not taken up within `[server] challenge_days` lapses (pbm.commands.timing.timers).
 """
 from __future__ import annotations
 
@@ -16,7 +16,11 @@ from datetime import timedelta
 
 import rules
 from pbm import catalogue
-from pbm.commands import conditional, flood, imports, notify, setups, timeouts, turns, wording
+from pbm.commands import wording
+from pbm.commands.accounts import flood
+from pbm.commands.games import conditional, imports, setups, turns
+from pbm.commands.mails import notify
+from pbm.commands.timing import timeouts
 from pbm.commands.base import (
     CommandError,
     Context,

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue
-from pbm.commands import notify, play, turns, wording
+from pbm.commands import wording
+from pbm.commands.games import play, turns
+from pbm.commands.mails import notify
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext

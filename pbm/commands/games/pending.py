@@ -4,13 +4,14 @@
 not taken up yet (each game counts from now, as after a first move); `GAME reject USERID PASSWORD`
 declines them all (each game is deleted, as a resignation before the first move does).  `GAME limit
 USERID PASSWORD N|off` caps USERID's running games of this game: a challenge that would pass the
-cap, theirs or the challenger's, is refused (`pbm.commands.flood.room`).  The caps live in the
+cap, theirs or the challenger's, is refused (`pbm.commands.accounts.flood.room`).  The caps live in the
 `running_limits` table.
 """
 from __future__ import annotations
 
 from pbm import catalogue
-from pbm.commands import notify, play, turns
+from pbm.commands.games import play, turns
+from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext

@@ -10,7 +10,8 @@ import re
 
 import rules
 from pbm import catalogue
-from pbm.commands import play, wording
+from pbm.commands import wording
+from pbm.commands.games import play
 from pbm.commands.base import CommandError
 from pbm.i18n import _
 from pbm.model.tournaments import Tournament

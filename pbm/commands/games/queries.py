@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import conditional, notify, wording
+from pbm.commands import wording
+from pbm.commands.games import conditional
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 
 import rules
-from pbm.commands import notify, parse, wording
+from pbm.commands import parse, wording
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     CommandError,
     Context,

@@ -5,7 +5,7 @@ Janggi, by bikjang or on points): the game mail with the cycle, the verdict and 
 ruling_words), without the players' comments.  `GAME appeal BOARD USERID PASSWORD` lets a player of
 the game object once, within APPEAL_DAYS of the ruling: the arbiters (`[admins] users`) get the
 ruling, the player's words (the mail's body) and the game's record; the opponent is told; the result
-stands until an arbiter adjudicates the game again (pbm.commands.admin) or dismisses the appeal
+stands until an arbiter adjudicates the game again (pbm.commands.games.admin) or dismisses the appeal
 (`GAME appeal BOARD ADMINID PASSWORD dismiss`); both players are told either way.
 """
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm import i18n
-from pbm.commands import admin, notify, ruling_words
+from pbm.commands.games import admin
+from pbm.commands.mails import notify, ruling_words
 from pbm.commands.base import CommandError, Context, authenticate, load_board, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _

@@ -20,7 +20,10 @@ from datetime import timedelta
 
 import rules
 from pbm import i18n
-from pbm.commands import clocks, conditional, notify, wording
+from pbm.commands import wording
+from pbm.commands.games import conditional
+from pbm.commands.mails import notify
+from pbm.commands.timing import clocks
 from pbm.commands.base import CommandError, Context
 from pbm.i18n import N_, _, ngettext
 from pbm.model import conditionals, games, ratings
@@ -37,14 +40,14 @@ OPTIONS = {
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
 # What must follow the end of any game, called once it has its status and result (before it is
-# saved): the tournament rounds register here (pbm.commands.rounds, loaded with this package), as
+# saved): the tournament rounds register here (pbm.commands.tournaments.rounds, loaded with this package), as
 # this module cannot import what imports it.
 ENDED: list[Callable[[Context, Board], None]] = []
 
 
 def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float | str]:
     """--timeout=3 --reminder=1 -> {"timeout": 3.0, "reminder": 1.0}; --clock=10+1 -> {"clock":
-    "10+1"} (pbm.commands.clocks); or CommandError."""
+    "10+1"} (pbm.commands.timing.clocks); or CommandError."""
     options: dict[str, float | str] = {}
     if "clock" in given and len(given) > 1:
         raise CommandError(_("--clock goes alone: it replaces --timeout, and has its own reminder (when "

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbm.commands import notify, turns
+from pbm.commands.games import turns
+from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext

@@ -16,8 +16,10 @@ from dataclasses import replace
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import notify, play, turns, wording
-from pbm.commands import tournament_choices as choices
+from pbm.commands import wording
+from pbm.commands.games import play, turns
+from pbm.commands.mails import notify
+from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model import accounts, games, tournaments
@@ -34,7 +36,7 @@ SYSTEMS = {"roundrobin": N_("round robin"), "swiss": N_("Swiss"), "knockout": N_
 
 
 def game_ended(ctx: Context, board: Board) -> None:
-    """The hook of pbm.commands.turns: record a tournament game's result and go on."""
+    """The hook of pbm.commands.games.turns: record a tournament game's result and go on."""
     found = tournaments.of_game(ctx.db, board.id)
     if found is None:
         return

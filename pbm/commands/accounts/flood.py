@@ -7,14 +7,14 @@ challenged.  Counted from the games table (no counter to keep in step): per mail
 challenger and opponent (`challenges_pending_per_player` challenges not yet taken up), per
 challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day), per
 challenged player from everyone together (`challenges_waiting`: many throwaway accounts), and the
-caps players set on their running games of a game (`GAME limit`, pbm.commands.pending).
+caps players set on their running games of a game (`GAME limit`, pbm.commands.games.pending).
 """
 from __future__ import annotations
 
 from datetime import timedelta
 
 from pbm import catalogue
-from pbm.commands import notify
+from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, Unanswered
 from pbm.i18n import _, ngettext
 from pbm.model import accounts, refusals

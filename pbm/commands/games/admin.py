@@ -5,14 +5,15 @@ password like anyone else.  Every ruling is stored in the game row (the reason n
 and in the event record with the admin's id and reason, and both players (and the observers) get
 the game mail saying so.  Adjudications and forfeits are rated like any result; a cancelled game
 has no result and is not rated.  A finished game may be adjudicated again while a player's appeal
-against its ruling is open (pbm.commands.appeals): the old result's rating is taken back, the new
+against its ruling is open (pbm.commands.games.appeals): the old result's rating is taken back, the new
 one rated, and the appeal is decided.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbm.commands import notify, turns
+from pbm.commands.games import turns
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     CommandError,
     Context,

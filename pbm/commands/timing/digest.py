@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbm.commands import away, clocks, notify
+from pbm.commands.mails import notify
+from pbm.commands.timing import away, clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, ngettext
 from pbm.model import accounts, games, heartbeats

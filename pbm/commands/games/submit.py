@@ -9,7 +9,8 @@ as a reply to a game mail (`submit MOVE`, `confirm`).
 """
 from __future__ import annotations
 
-from pbm.commands import notify, play, queries
+from pbm.commands.games import play, queries
+from pbm.commands.mails import notify
 from pbm.commands.base import (
     CommandError,
     Context,

@@ -1,5 +1,5 @@
 """Tournament commands: `GAME tournament create|join|leave|start|show|withdraw|cancel NAME ...` and
-`GAME tournaments`.  The rounds themselves go on by pbm.commands.rounds as games end.
+`GAME tournaments`.  The rounds themselves go on by pbm.commands.tournaments.rounds as games end.
 
 Decisions:
 - The director need not play; they join like anyone else if they want to.  `[server]
@@ -20,8 +20,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm import catalogue, i18n
-from pbm.commands import notify, play, rounds, turns, wording
-from pbm.commands import tournament_choices as choices
+from pbm.commands import wording
+from pbm.commands.games import play, turns
+from pbm.commands.mails import notify
+from pbm.commands.tournaments import rounds
+from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext

@@ -9,7 +9,7 @@ Decisions (the spec leaves them open):
 - Time is counted as it passes, weekends and holidays included; only a vacation stops a clock.
 - After each move, the first included, the mover's clock holds what was left plus the increment.
   A move played for a player from their queue or conditional moves takes no time.  Until the
-  challenged player's first move their clock does not run (pbm.commands.play).
+  challenged player's first move their clock does not run (pbm.commands.games.play).
 - Taking back moves leaves each clock with what it holds: the turn under way is not counted.
 - One reminder a turn, when the time left falls below a quarter of the bank or two days, whichever
   comes first; a turn that starts below that is reminded halfway through the time left.

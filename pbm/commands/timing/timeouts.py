@@ -1,5 +1,5 @@
-"""A player's time running out, whoever finds it first: the timers (pbm.commands.timers), or a
-move that arrives after it (pbm.commands.play) -- which is then not played, so that a server whose
+"""A player's time running out, whoever finds it first: the timers (pbm.commands.timing.timers), or a
+move that arrives after it (pbm.commands.games.play) -- which is then not played, so that a server whose
 timers have not run yet never lets a late move count.
 
 Both rule alike: with `autoleave=on` and a whole vacation day left in the year the time ran out
@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbm.commands import away, clocks, notify, turns
+from pbm.commands.games import turns
+from pbm.commands.mails import notify
+from pbm.commands.timing import away, clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, lazy
 from pbm.model import accounts, games, vacations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbm.commands import clocks
+from pbm.commands.timing import clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, lazy
 from pbm.model import heartbeats

@@ -12,9 +12,11 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue, i18n
-from pbm.commands import clocks, movelist, next_steps, notices, outages, ruling_words, wording
+from pbm.commands import wording
+from pbm.commands.mails import movelist, next_steps, notices, ruling_words
+from pbm.commands.timing import clocks, outages
 from pbm.commands.base import Context
-from pbm.commands.next_steps import reader_styles
+from pbm.commands.mails.next_steps import reader_styles
 from pbm.i18n import _
 from pbm.mail.messages import Outgoing
 from pbm.model import accounts, games, pgn, tokens, vacations
@@ -205,7 +207,7 @@ def speaking_to(ctx: Context, user: str) -> AbstractContextManager[None]:
 
 def away_lines(ctx: Context, board: Board) -> list[str]:
     """Which players of a running game are on vacation, and until when; and, in a game with a
-    clock, the time each player has left (pbm.commands.clocks)."""
+    clock, the time each player has left (pbm.commands.timing.clocks)."""
     if board.status != games.ACTIVE:
         return []
     away = on_vacation(ctx, board)

@@ -1,0 +1,1 @@
+"""Accounts: signup and its settings, confirming an address, the limits against floods of challenges."""

@@ -1,0 +1,1 @@
+"""What the game mails say: the board mail and its parts, notices, rulings' words."""
