@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
-from pbm.model import tokens  # noqa: E402
+from pbm.model.players import tokens  # noqa: E402
 
 SECRET = "bench-secret"
 SERVER = "pbm@bench.test"

@@ -42,7 +42,8 @@ from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
 from pbm.mail import authresults, reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
-from pbm.model import accounts, sealed
+from pbm.model.players import accounts
+from pbm.model.server import sealed
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import queue
 from pbm.upkeep import health
@@ -284,7 +285,7 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
             detail: str | None = None, sealed_raw: bytes | None = None) -> int | None:
     """Record the message once (one statement), redacted: None if it was recorded before.
     `detail`: why it failed (else why it is automatic mail, if it is); `sealed_raw`: a failed
-    message's bytes, encrypted (pbm.model.sealed), for `retry`."""
+    message's bytes, encrypted (pbm.model.server.sealed), for `retry`."""
     mail_from = arrival.mail_from
     recorded = db.execute(
         "INSERT INTO inbound (dedup_key, message_id, received_at, envelope_from, envelope_to, sender, "

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.postoffice import PASSWORDS, PostOffice
 
-from pbm.model import banks, games
+from pbm.model.play import banks, games
 from pbm.model.db import parse_timestamp
 
 ALLOWANCE = 1.0         # vacation days a year

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PASSWORDS, flat, text
 
-from pbm.model import accounts
+from pbm.model.players import accounts
 
 pytestmark = pytest.mark.post_office()
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from support.postoffice import PASSWORDS, PostOffice, by_recipient, flat, text
 
-from pbm.model import ratings
+from pbm.model.players import ratings
 
 pytestmark = pytest.mark.post_office("alice", "bob", "carol")
 

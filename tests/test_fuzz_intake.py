@@ -20,7 +20,7 @@ from support.postoffice import PASSWORDS, SERVER, PostOffice
 
 from pbm import intake
 from pbm.mail import reading
-from pbm.model import tokens
+from pbm.model.players import tokens
 
 USERS = ("alice", "bob", "carol")
 CHARSETS = ("utf-8", "idna", "punycode", "x-no-such-charset", "iso-8859-1", "utf-7", "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PASSWORDS, PostOffice, flat
 
-from pbm.model import accounts
+from pbm.model.players import accounts
 
 pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
 

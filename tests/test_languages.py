@@ -9,7 +9,7 @@ from support.postoffice import PASSWORDS, PostOffice, flat, text
 import rules
 from pbm import i18n
 from pbm.commands import wording
-from pbm.model import accounts
+from pbm.model.players import accounts
 
 
 def _preferences(post: PostOffice, user: str) -> dict:

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 
 from pbm.commands.mails import movelist
-from pbm.model.games import PlayedMove
+from pbm.model.play.games import PlayedMove
 
 
 @dataclass

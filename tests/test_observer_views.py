@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PASSWORDS, PostOffice, flat
 
-from pbm.model import accounts
+from pbm.model.players import accounts
 from pbm.outbox import compose
 
 OBSERVERS = [f"watcher{n}" for n in range(6)]

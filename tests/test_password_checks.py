@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from support.postoffice import PASSWORDS, text
 
-from pbm.model import accounts
+from pbm.model.players import accounts
 
 
 def new_process() -> None:

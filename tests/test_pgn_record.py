@@ -12,7 +12,7 @@ from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
 from pbm import catalogue
-from pbm.model import games
+from pbm.model.play import games
 
 PLIES = 40
 

@@ -10,7 +10,8 @@ import pytest
 from support.postoffice import PASSWORDS, SERVER, PostOffice
 
 from pbm import intake
-from pbm.model import accounts, games
+from pbm.model.play import games
+from pbm.model.players import accounts
 from pbm.runners.preparers import Preparers
 
 pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from support.postoffice import PostOffice
 
-from pbm.model import ratings, tokens
+from pbm.model.players import ratings, tokens
 
 GAME = 1                                # the game every rating change here is recorded for
 

@@ -17,7 +17,7 @@ from support.playouts import random_games
 from support.postoffice import PostOffice
 
 import rules
-from pbm.model.games import Board, PlayedMove
+from pbm.model.play.games import Board, PlayedMove
 from pbm.records import chinese, dhtmlxq, formats, gib
 
 DATA = Path(__file__).parent / "data" / "gib"
@@ -25,7 +25,7 @@ FILES = "abcdefghi"
 
 
 def board_of(game: rules.Game, result: str = "*", reason: str | None = None) -> Board:
-    """A stored board holding `game` (what the writers take), as pbm.model.games loads one."""
+    """A stored board holding `game` (what the writers take), as pbm.model.play.games loads one."""
     return Board(id=1, variant=game.variant.name, number=101, player1="alice", player2="bob",
                  params=game.params, options={}, start_fen=game.start_fen, rated=False,
                  status="active" if result == "*" else "finished", ply=game.ply, to_move=None,

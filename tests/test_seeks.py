@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from support.postoffice import PASSWORDS, PostOffice, text
 
-from pbm.model import games
+from pbm.model.play import games
 
 
 def by_to(mails):

@@ -12,9 +12,10 @@ from pbm.commands.parse import MASK, Request
 from pbm.config import Config
 from pbm.i18n import N_, _
 from pbm.mail.messages import Incoming, Outgoing
-from pbm.model import accounts, games, guard
+from pbm.model.play import games
+from pbm.model.players import accounts, guard
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 MAX_LISTED = 100        # lines of any listing (games, history, seeks): one cap for all
@@ -27,7 +28,7 @@ class CommandError(Exception):
 
 class Unanswered(CommandError):
     """The command is refused without an answer: a password attempt while the guessing limit holds
-    (pbm.model.guard), whose answer would be backscatter to a possibly forged From."""
+    (pbm.model.players.guard), whose answer would be backscatter to a possibly forged From."""
 
 
 @dataclass
@@ -40,7 +41,7 @@ class Context:
     now: datetime
     out: list[Outgoing] = field(default_factory=list)
     request: Request | None = None
-    failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.model.guard)
+    failures: list[str] = field(default_factory=list)   # wrong passwords to count (pbm.model.players.guard)
     regardless: list[Callable[[], None]] = field(default_factory=list)  # done even if refused
     quoted: dict[str, str] = field(default_factory=dict)    # command line -> as it may be kept
     secrets: set[str] = field(default_factory=set)          # every password word seen
@@ -125,7 +126,7 @@ class Command:
 
 def authenticate(ctx: Context, user_word: str, password: str) -> str:
     """The user id, once `password` is right for it; else CommandError (Unanswered while the
-    guessing limit holds: see pbm.model.guard)."""
+    guessing limit holds: see pbm.model.players.guard)."""
     return prove(ctx, user_word, lambda user: accounts.verify_password(password, user.password),
                  N_("Invalid password for {user}. Passwords are case-sensitive. If you have "
                     "forgotten it, send: password reset {user}"))
@@ -134,7 +135,7 @@ def authenticate(ctx: Context, user_word: str, password: str) -> str:
 def prove(ctx: Context, user_word: str, right: Callable[[accounts.User], bool], wrong: str) -> str:
     """The user id, once `right(user)` says the password sent for it is right; else
     CommandError(`wrong`, translated, with {user} filled in), every failure counted by the guessing
-    limit (pbm.model.guard), which refuses unanswered while it holds: from every sender, the user's
+    limit (pbm.model.players.guard), which refuses unanswered while it holds: from every sender, the user's
     own addresses too (a From is forged at no cost), unless the MTA vouched for it.  A right
     password sent during a lock is refused too, but not counted."""
     user, ctx.from_own = accounts.claimed(ctx.db, user_word, ctx.incoming.standing if ctx.incoming else "")

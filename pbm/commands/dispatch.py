@@ -29,9 +29,10 @@ from pbm.commands.parse import Request
 from pbm.config import Config
 from pbm.i18n import _
 from pbm.mail.messages import Incoming, Outgoing
-from pbm.model import accounts, games, guard, tokens
+from pbm.model.play import games
+from pbm.model.players import accounts, guard, tokens
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 __all__ = ["handle"]

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from pbm.mail.reading import MASK
-from pbm.model.accounts import MIN_PASSWORD
+from pbm.model.players.accounts import MIN_PASSWORD
 
 MAX_MULTIPLE = 50       # commands in one `multiple` mail
 # Words a command may hold that can be quoted before any password is checked: they name colours,

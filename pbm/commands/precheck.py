@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from pbm.commands import parse, registry
 from pbm.commands.base import CommandError
-from pbm.model import accounts
+from pbm.model.players import accounts
 from pbm.model.db import Database
 
 
@@ -20,13 +20,13 @@ def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = F
 
     scrypt costs tens of milliseconds by design; paid inside the write transaction it would hold up
     every other message.  This only reads, changes nothing and raises nothing for bad input; what
-    it finds is remembered (pbm.model.accounts), right or wrong, so `handle` checks again for free.
+    it finds is remembered (pbm.model.players.accounts), right or wrong, so `handle` checks again for free.
     Returns the (password, stored hash, right) triples, for another process to remember.  With
     `quick`, it returns None instead of running scrypt (for a password not checked before), so
     that the caller can check where scrypt's time holds nobody up.  With the server's `secret`, a
-    password some process found right a moment ago (pbm.model.accounts.checked_recently) is taken as
+    password some process found right a moment ago (pbm.model.players.accounts.checked_recently) is taken as
     right without scrypt; `fresh` gets the (password, stored hash) that scrypt found right here, for
-    the next processes (pbm.model.accounts.note_checked).
+    the next processes (pbm.model.players.accounts.note_checked).
     """
     now = now or datetime.now(timezone.utc)
     checked = []

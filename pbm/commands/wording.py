@@ -246,7 +246,7 @@ def named(a: Arrangement) -> str:
     return _("{hangul} ({romanized})").format(hangul=a.hangul, romanized=_(a.romanized))
 
 
-# What the status page's record says of each event the database keeps (pbm.model.games.add_event):
+# What the status page's record says of each event the database keeps (pbm.model.play.games.add_event):
 # the kinds are codes, the details are the command's words, a setup's key, a tournament's pairing.
 EVENTS = {
     "challenge": N_("{user} challenged: {detail}"),

@@ -1,3 +1,4 @@
-"""The server's state in SQLite: the database and its schema (`db`, `schema`), and one module per
-kind of record: accounts, games, seeks, vacations, ratings, the guessing guard, reply tokens, the
-record of messages received (`received`), who a game's mail goes to (`readers`), and a game's PGN."""
+"""The server's state in SQLite: the database, its schema and migrations (`db`, `store`, `schema`,
+`schema_play`, `rebuild`), and the records by family: `players` (accounts and everything that
+guards them), `play` (games, their moves, records and tournaments), `server` (the messages received,
+sealed failures, heartbeats)."""

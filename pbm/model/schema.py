@@ -58,12 +58,12 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 CREATE INDEX outbox_inbound ON outbox (inbound_id);
 """
 
-# 2: accounts, games and ratings (pbm.model.accounts, pbm.model.games, pbm.model.ratings).  Every query the commands run
+# 2: accounts, games and ratings (pbm.model.players.accounts, pbm.model.play.games, pbm.model.players.ratings).  Every query the commands run
 # per message is served by an index, so a command costs the same with 100 or 100,000 finished games.
 GAMES = """
 CREATE TABLE users (
     id TEXT PRIMARY KEY,                -- lower case; never reused, so old game records keep their meaning
-    password TEXT NOT NULL,             -- "scrypt$N$r$p$salt$hash" (base64), see pbm.model.accounts
+    password TEXT NOT NULL,             -- "scrypt$N$r$p$salt$hash" (base64), see pbm.model.players.accounts
     created_at TEXT NOT NULL,
     closed_at TEXT                      -- set by signoff; the account can no longer be used
 );
@@ -178,7 +178,7 @@ CREATE TABLE password_failures (
 CREATE INDEX password_failures_subject ON password_failures (subject, at);
 
 ALTER TABLE users ADD COLUMN token_epoch INTEGER NOT NULL DEFAULT 0;  -- bumped: old reply tokens die
-ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';  -- JSON, see pbm.model.accounts
+ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';  -- JSON, see pbm.model.players.accounts
 
 -- A forgotten password: one code per user at a time, mailed to the user's registered addresses.
 CREATE TABLE reset_codes (
@@ -269,7 +269,7 @@ ALTER TABLE outbox DROP COLUMN raw;
 def _redact_at_rest(db: Database) -> None:
     """6: no password at rest, and the players' caps on running games (`GAME limit`).  Every stored
     message is redacted when it is recorded (with every word of its text masked but the command
-    words), a failed one's bytes kept only sealed under the server secret (pbm.model.sealed); the
+    words), a failed one's bytes kept only sealed under the server secret (pbm.model.server.sealed); the
     messages stored before are redacted here, all their words masked -- failed ones too, since a
     migration has no secret to seal them with: run `pbm inbound retry` on those before upgrading."""
     db.execute("ALTER TABLE inbound ADD COLUMN sealed BLOB")   # a failed message's raw bytes, sealed

@@ -37,7 +37,7 @@ CREATE TABLE end_notices (
 ) WITHOUT ROWID;
 """
 
-# 8: tournaments by mail (pbm.model.tournaments): the event, its entrants (their rating frozen at
+# 8: tournaments by mail (pbm.model.play.tournaments): the event, its entrants (their rating frozen at
 # the start, for seeding and pairing), and every pairing with the game it started and its result.
 TOURNAMENTS = """
 CREATE TABLE tournaments (
@@ -85,7 +85,7 @@ CREATE INDEX tournament_games_round ON tournament_games (tournament_id, round);
 CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id) WHERE game_id IS NOT NULL;
 """
 
-# 9: clocks that never cheat a player (pbm.model.heartbeats, pbm.commands.timing.timeouts): the server's
+# 9: clocks that never cheat a player (pbm.model.server.heartbeats, pbm.commands.timing.timeouts): the server's
 # heartbeats and the outages found between them, the credit each game got from one (told in its next
 # board mail), the leave days autoleave spent, the time-outs of a player (`GAME player`) and the
 # most a tournament lets its entrants have.
@@ -113,7 +113,7 @@ CREATE INDEX events_timeouts ON events (user_id, at) WHERE kind = 'timeout';
 ALTER TABLE tournaments ADD COLUMN max_timeouts INTEGER;   -- to join: at most this many in a year
 """
 
-# 10: appeals against a ruling (pbm.model.appeals): one per player and game, open until an arbiter
+# 10: appeals against a ruling (pbm.model.play.appeals): one per player and game, open until an arbiter
 # adjudicates the game again or dismisses it.
 APPEALS = """
 CREATE TABLE appeals (
@@ -129,7 +129,7 @@ CREATE TABLE appeals (
 """
 
 
-# 11: limits that hurt only the one who abuses them (pbm.model.guard, pbm.commands.accounts.flood).  Reset
+# 11: limits that hurt only the one who abuses them (pbm.model.players.guard, pbm.commands.accounts.flood).  Reset
 # codes are kept a day, one row per code mailed (at most `reset_codes_per_day` to a user, each valid
 # on its own); who signed up from which address; addresses given for someone else, waiting for their
 # confirmation; what a limit refused, so that the player it protects is told once a day.

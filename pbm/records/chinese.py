@@ -5,8 +5,8 @@ and the moves in Chinese notation, one move pair a line, Black's file numbers in
 from __future__ import annotations
 
 import rules
-from pbm.model.games import Board
-from pbm.model.pgn import comment, escape
+from pbm.model.play.games import Board
+from pbm.model.play.pgn import comment, escape
 from pbm.records.layout import fill
 
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
@@ -14,7 +14,7 @@ EVENT = "象棋 Board {number}"
 
 
 def record(board: Board, comments: list[tuple[int, str, str]], site: str, traditional: bool = False) -> str:
-    """The Chinese PGN of `board` (a Xiangqi game); `comments` as pbm.model.pgn.record takes them."""
+    """The Chinese PGN of `board` (a Xiangqi game); `comments` as pbm.model.play.pgn.record takes them."""
     game = board.replay()
     tags = [("Game", "Chinese Chess"), ("Event", EVENT.format(number=board.number)), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import rules
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 ORDER = "RNBAKABNRCCPPPPP"
 STANDARD_BINIT = "8979695949392919097717866646260600102030405060708012720323436383"
@@ -47,7 +47,7 @@ def binit(fen: str) -> str:
 
 
 def record(board: Board, comments: list[tuple[int, str, str]]) -> str:
-    """The DhtmlXQ block of `board` (a Xiangqi game); `comments` as pbm.model.pgn.record takes them."""
+    """The DhtmlXQ block of `board` (a Xiangqi game); `comments` as pbm.model.play.pgn.record takes them."""
     fields = [("title", f"象棋 Board {board.number}"), ("event", f"象棋 Board {board.number}"),
               ("date", board.created_at[:10]), ("red", board.player1), ("black", board.player2)]
     if rules.Game.new(board.variant).fen() != board.start_fen:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from pbm.model import pgn
-from pbm.model.games import Board
+from pbm.model.play import pgn
+from pbm.model.play.games import Board
 from pbm.records import chinese, dhtmlxq, gib
 
 Comments = list[tuple[int, str, str]]

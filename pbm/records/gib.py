@@ -6,7 +6,7 @@ edge, 0 for Cho's back row, then the file from Cho's left), a capture followed b
 from __future__ import annotations
 
 import rules
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.records.layout import fill
 from rules import notation, notation_korean
 from rules.fen import parse_fen

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from pbm.model import games, pgn, tournaments
+from pbm.model.play import games, pgn, tournaments
 from pbm.tournaments import trf
 from pbm.model.db import Database
 

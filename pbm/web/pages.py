@@ -3,7 +3,7 @@
 The page says what the reader's board mail says -- the board from their side (the mail's picture),
 the players, whose turn, the clocks, the comments, the moves in their notation and language -- and
 steps through the game with plain links (`?ply=N`).  A reader's link carries an HMAC of the game,
-the reader and their token epoch (pbm.model.tokens.page): anything else is NotFound, and so is a
+the reader and their token epoch (pbm.model.players.tokens.page): anything else is NotFound, and so is a
 link of a reader who is no longer a player or observer of the game.
 """
 from __future__ import annotations
@@ -17,9 +17,10 @@ from pbm.commands.mails import notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
-from pbm.model import accounts, games, tokens
+from pbm.model.play import games
+from pbm.model.players import accounts, tokens
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
 from pbm.records import formats

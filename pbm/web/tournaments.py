@@ -10,7 +10,7 @@ from pbm import i18n
 from pbm.commands.tournaments import rounds
 from pbm.commands.base import Context
 from pbm.config import Config
-from pbm.model import tournaments
+from pbm.model.play import tournaments
 from pbm.model.db import Database
 from pbm.outbox import compose
 from pbm.web.pages import NotFound

@@ -1,5 +1,5 @@
 """A strict PGN reader written from the PGN standard's grammar (section 18 of "Portable Game
-Notation Specification and Implementation Guide", 1994), independent of pbm.model.pgn: it checks the
+Notation Specification and Implementation Guide", 1994), independent of pbm.model.play.pgn: it checks the
 export format pbm writes and hands back tags, moves, comments and the result.
 
     <PGN-game>      ::= <tag-section> <movetext-section>

@@ -7,7 +7,7 @@ goes to the first address given, every listed address is accepted as the user's 
 (pbm.commands.accounts.confirming).  A forgotten password: `password reset USERID` mails a one-time code
 (an hour, single use) to every registered address of the user, at most `[server]
 reset_codes_per_day` a day however many ask (the asker is told when the next can come); `password
-set USERID CODE NEW` then sets the new password (pbm.model.guard says how wrong codes are counted).
+set USERID CODE NEW` then sets the new password (pbm.model.players.guard says how wrong codes are counted).
 Any new password revokes the user's reply tokens, and every registered address is told that it
 changed, with the new reply addresses of the user's running games.
 """
@@ -30,7 +30,8 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, confirmations, games, guard, refusals, resets, tournaments
+from pbm.model.play import games, tournaments
+from pbm.model.players import accounts, confirmations, guard, refusals, resets
 from pbm.outbox import compose
 
 # A new account in Chinese or Korean reads the moves in its own notation (in the games that have
@@ -130,7 +131,7 @@ def reset_password(ctx: Context, req: Request) -> None:
 
 def set_forgotten_password(ctx: Context, req: Request) -> None:
     """`password set USERID CODE NEW`.  A right code is taken whatever the guessing limit says (it
-    proves the mailbox: pbm.model.guard); it then lifts every lock on the user and their
+    proves the mailbox: pbm.model.players.guard); it then lifts every lock on the user and their
     addresses.  A wrong one counts against the code mailed and the sender, never the user id."""
     user_word, code, new = req.args
     user = accounts.get(ctx.db, user_word)

@@ -3,14 +3,14 @@
 An address given at signup or by `change address` that is not the sender's own (nor, for `change
 address`, already the user's) gets one mail asking it to confirm -- at most one a day -- and no
 other mail until it answers: its reply, to the confirmation's Reply-To, comes from that address and
-carries a token only the server can make for it (pbm.model.tokens.confirmation).  The sender's own
+carries a token only the server can make for it (pbm.model.players.tokens.confirmation).  The sender's own
 address counts as its own only where its From is taken as genuine (`Incoming.standing`).
 """
 from __future__ import annotations
 
 from pbm.commands.base import CommandError, Context, Unanswered
 from pbm.i18n import _
-from pbm.model import accounts, confirmations, guard, tokens
+from pbm.model.players import accounts, confirmations, guard, tokens
 from pbm.outbox import compose
 
 

@@ -17,7 +17,7 @@ from pbm import catalogue
 from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, Unanswered
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, refusals
+from pbm.model.players import accounts, refusals
 from pbm.model.db import Database, timestamp
 from pbm.outbox import compose
 

@@ -24,8 +24,9 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
-from pbm.model import appeals, games, ratings
-from pbm.model.games import Board
+from pbm.model.play import appeals, games
+from pbm.model.players import ratings
+from pbm.model.play.games import Board
 
 
 def _admin(ctx: Context, req: Request, appealed: bool = False) -> tuple[Board, str]:

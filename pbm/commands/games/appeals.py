@@ -18,9 +18,10 @@ from pbm.commands.mails import notify, ruling_words
 from pbm.commands.base import CommandError, Context, authenticate, load_board, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _
-from pbm.model import accounts, appeals, games, pgn
+from pbm.model.play import appeals, games, pgn
+from pbm.model.players import accounts
 from pbm.model.db import parse_timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 APPEAL_DAYS = 7

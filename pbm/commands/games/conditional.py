@@ -39,8 +39,9 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
-from pbm.model import accounts, conditionals
-from pbm.model.games import Board
+from pbm.model.play import conditionals
+from pbm.model.players import accounts
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 MAX_LINES = 30          # branches in one tree

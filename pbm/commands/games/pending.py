@@ -15,8 +15,8 @@ from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
-from pbm.model import games
-from pbm.model.games import Board
+from pbm.model.play import games
+from pbm.model.play.games import Board
 
 MOST = 1000         # the highest cap one may set
 

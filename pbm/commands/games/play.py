@@ -31,9 +31,10 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import N_, _, lazy, ngettext
-from pbm.model import accounts, games
+from pbm.model.play import games
+from pbm.model.players import accounts
 from pbm.model.db import timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 MAX_QUEUE = 10
 # What challenge takes besides the rules core's own parameters (as shown in help and errors).

@@ -22,8 +22,9 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, ratings, reliability, vacations
-from pbm.model.games import Board
+from pbm.model.play import games
+from pbm.model.players import accounts, ratings, reliability, vacations
+from pbm.model.play.games import Board
 from pbm.outbox import bounces, compose
 from pbm.records import formats
 
@@ -148,7 +149,7 @@ def player(ctx: Context, req: Request) -> None:
 
 
 def _reliability(ctx: Context, user: str) -> list[str]:
-    """How reliably the player moves, in every game (pbm.model.reliability)."""
+    """How reliably the player moves, in every game (pbm.model.players.reliability)."""
     lines = [_("Time-outs in the last 12 months: {n}").format(
         n=reliability.timeouts(ctx.db, user, ctx.now))]
     pace = reliability.days_per_move(ctx.db, user)

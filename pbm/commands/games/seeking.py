@@ -17,7 +17,8 @@ from pbm.commands.mails import notify
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
-from pbm.model import accounts, games, seeks
+from pbm.model.play import games, seeks
+from pbm.model.players import accounts
 from pbm.outbox import compose
 
 

@@ -31,8 +31,8 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
-from pbm.model import games
-from pbm.model.games import Board
+from pbm.model.play import games
+from pbm.model.play.games import Board
 from rules.variant import Arrangement
 
 

@@ -21,8 +21,8 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _
-from pbm.model import submissions
-from pbm.model.games import Board
+from pbm.model.play import submissions
+from pbm.model.play.games import Board
 
 
 def submit(ctx: Context, req: Request) -> None:

@@ -26,9 +26,10 @@ from pbm.commands.mails import notify
 from pbm.commands.timing import clocks
 from pbm.commands.base import CommandError, Context
 from pbm.i18n import N_, _, ngettext
-from pbm.model import conditionals, games, ratings
+from pbm.model.play import conditionals, games
+from pbm.model.players import ratings
 from pbm.model.db import parse_timestamp, timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 from rules.board_svg import last_move_squares
 

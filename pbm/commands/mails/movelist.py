@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pbm import i18n
 from pbm.i18n import _, ljust, width
-from pbm.model.games import Board, PlayedMove
+from pbm.model.play.games import Board, PlayedMove
 
 KEPT = 1000             # lists a thread keeps: one per board played on lately
 STYLES = ("both", "coordinates", "wxf")     # the lists made from the stored moves alone

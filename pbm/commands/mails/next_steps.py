@@ -6,8 +6,9 @@ import rules
 from pbm import i18n
 from pbm.commands import wording
 from pbm.i18n import _
-from pbm.model import accounts, games
-from pbm.model.games import Board
+from pbm.model.play import games
+from pbm.model.players import accounts
+from pbm.model.play.games import Board
 from rules import notation, notation_styles
 from rules.board_svg import last_move_squares
 

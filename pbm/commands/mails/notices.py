@@ -22,8 +22,9 @@ from pbm.commands.base import (
 )
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, notices
-from pbm.model.games import Board
+from pbm.model.play import games, notices
+from pbm.model.players import accounts
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 MAX_BOARDS = 20

@@ -19,9 +19,10 @@ from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.i18n import _
 from pbm.mail.messages import Outgoing
-from pbm.model import accounts, games, pgn, tokens, vacations
-from pbm.model.games import Board
-from pbm.model.readers import Audience, gather
+from pbm.model.play import games, pgn
+from pbm.model.players import accounts, tokens, vacations
+from pbm.model.play.games import Board
+from pbm.model.play.readers import Audience, gather
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
 from pbm.pictures.strip import strip_png
@@ -315,7 +316,7 @@ class _BoardMail(NamedTuple):
 
 
 def record(ctx: Context, board: Board) -> str:
-    """The game's PGN (pbm.model.pgn), with the comments and chat of its players."""
+    """The game's PGN (pbm.model.play.pgn), with the comments and chat of its players."""
     return pgn.record(board, games.comments(ctx.db, board), ctx.config.server.address)
 
 

@@ -14,7 +14,7 @@ import rules
 from pbm import i18n
 from pbm.commands import wording
 from pbm.i18n import _
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from rules import notation, notation_chinese, notation_styles, ruling
 from rules.position import Position
 from rules.rulebook import BY_KEY, Rule

@@ -1,4 +1,4 @@
-"""`vacation USERID PASSWORD DAYS|off`: a player away stops every clock of theirs (pbm.model.vacations keeps
+"""`vacation USERID PASSWORD DAYS|off`: a player away stops every clock of theirs (pbm.model.players.vacations keeps
 the record and the yearly allowance).
 
 Decisions: a new `vacation` while one runs replaces it (its days so far count, the rest are given
@@ -15,7 +15,8 @@ from pbm.commands.mails import notify
 from pbm.commands.base import CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, vacations
+from pbm.model.play import games
+from pbm.model.players import accounts, vacations
 from pbm.model.db import timestamp
 from pbm.outbox import compose
 

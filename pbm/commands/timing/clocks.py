@@ -22,10 +22,10 @@ from datetime import timedelta
 
 from pbm.commands.base import CommandError, Context
 from pbm.i18n import _, ngettext
-from pbm.model import banks, games
-from pbm.model.banks import DAY
+from pbm.model.play import banks, games
+from pbm.model.play.banks import DAY
 from pbm.model.db import parse_timestamp, timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 MIN_BANK = 1.0                          # days
 MIN_INCREMENT = 1 / 24                  # an hour, unless 0

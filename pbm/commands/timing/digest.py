@@ -12,9 +12,11 @@ from pbm.commands.mails import notify
 from pbm.commands.timing import away, clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, ngettext
-from pbm.model import accounts, games, heartbeats
+from pbm.model.play import games
+from pbm.model.players import accounts
+from pbm.model.server import heartbeats
 from pbm.model.db import parse_timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 from pbm.outbox import compose
 
 NO_LIMIT = timedelta.max

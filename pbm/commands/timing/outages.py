@@ -1,5 +1,5 @@
 """Outage credit: after a gap between heartbeats longer than `[clocks] outage_after`, every clock
-that ran during it gets the gap back (pbm.model.heartbeats), and the player is told in the game's
+that ran during it gets the gap back (pbm.model.server.heartbeats), and the player is told in the game's
 next board mail.
 
 Decisions: a turn that began during the gap (a move the server took while its timers stood) gets
@@ -13,9 +13,9 @@ from datetime import timedelta
 from pbm.commands.timing import clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, lazy
-from pbm.model import heartbeats
+from pbm.model.server import heartbeats
 from pbm.model.db import parse_timestamp, timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 
 def check(ctx: Context) -> None:

@@ -19,9 +19,10 @@ from pbm.commands.mails import notify
 from pbm.commands.timing import away, clocks
 from pbm.commands.base import Context
 from pbm.i18n import _, lazy
-from pbm.model import accounts, games, vacations
+from pbm.model.play import games
+from pbm.model.players import accounts, vacations
 from pbm.model.db import parse_timestamp, timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 DAY = timedelta(days=1)
 

@@ -18,7 +18,9 @@ from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.i18n import _, lazy, ngettext
 from pbm.mail.messages import Outgoing
-from pbm.model import accounts, games, guard, received, refusals, resets, vacations
+from pbm.model.play import games
+from pbm.model.players import accounts, guard, refusals, resets, vacations
+from pbm.model.server import received
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import compose
 from pbm.outbox.queue import purge_sent, queue

@@ -22,10 +22,11 @@ from pbm.commands.mails import notify
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
-from pbm.model import accounts, games, tournaments
+from pbm.model.play import games, tournaments
+from pbm.model.players import accounts
 from pbm.model.db import timestamp
-from pbm.model.games import Board
-from pbm.model.tournaments import Entry, Tournament
+from pbm.model.play.games import Board
+from pbm.model.play.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
 from pbm.tournaments.crosstable import crosstable_html, crosstable_text, short_table

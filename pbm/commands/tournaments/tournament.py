@@ -28,9 +28,10 @@ from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
-from pbm.model import games, ratings, reliability, tournaments
+from pbm.model.play import games, tournaments
+from pbm.model.players import ratings, reliability
 from pbm.model.db import timestamp
-from pbm.model.tournaments import Tournament
+from pbm.model.play.tournaments import Tournament
 from pbm.outbox import compose
 from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, trf
 

@@ -14,7 +14,7 @@ from pbm.commands import wording
 from pbm.commands.games import play
 from pbm.commands.base import CommandError
 from pbm.i18n import _
-from pbm.model.tournaments import Tournament
+from pbm.model.play.tournaments import Tournament
 from pbm.tournaments import tiebreaks as fide
 
 BAND = re.compile(r"(\d{1,4})-(\d{1,4})")

@@ -7,7 +7,7 @@ opponent's move, the owner's reply, then maybe the opponent's next and the owner
 from __future__ import annotations
 
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 
 def lines(db: Database, board: Board, user: str) -> tuple[int | None, list[list[str]]]:

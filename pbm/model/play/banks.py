@@ -5,7 +5,7 @@ has both clocks at the full bank.  pbm.commands.timing.clocks runs them.
 from __future__ import annotations
 
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 DAY = 86400.0           # seconds
 

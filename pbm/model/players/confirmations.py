@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbm.model import accounts
+from pbm.model.players import accounts
 from pbm.model.db import Database, timestamp
 
 AGAIN_AFTER = timedelta(days=1)         # one confirmation mail a day to an address, at most

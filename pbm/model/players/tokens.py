@@ -6,7 +6,7 @@ that the player forwarded) holds a working token; forging one means guessing 40 
 Tokens do not expire: a token for a finished game is still genuine, and the command layer answers
 "the game is over" rather than "bad token".  They are revoked, though: rotating the server secret
 revokes all of them, and a user's password change revokes theirs -- the MAC also covers the user's
-token epoch (pbm.model.accounts), which a password change increments.  Epoch 0 is left out of the MAC,
+token epoch (pbm.model.players.accounts), which a password change increments.  Epoch 0 is left out of the MAC,
 so tokens made before epochs existed still work.
 """
 from __future__ import annotations

@@ -156,7 +156,7 @@ def remembered(password: str, stored: str) -> bool | None:
 # Across processes (each `pbm deliver` is one): a password found right is remembered in the database
 # for CHECK_TTL, under a keyed hash of it with its stored hash -- useless without the server secret,
 # and void once the password changes.  A wrong password is never remembered this way: each one
-# costs scrypt, and counts for the guessing limit (pbm.model.guard).
+# costs scrypt, and counts for the guessing limit (pbm.model.players.guard).
 CHECK_TTL = timedelta(minutes=15)
 
 
@@ -207,7 +207,7 @@ def signups(db: Database, sender: str, since: datetime) -> int:
 
 
 def set_password(db: Database, user_id: str, password: str) -> None:
-    """A new password also revokes the user's reply tokens (pbm.model.tokens): whoever could read the
+    """A new password also revokes the user's reply tokens (pbm.model.players.tokens): whoever could read the
     old game mails may be who the player is shutting out."""
     db.execute("UPDATE users SET password = ?, token_epoch = token_epoch + 1 WHERE id = ?",
                [hash_password(password), user_id])

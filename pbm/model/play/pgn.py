@@ -10,9 +10,9 @@ import textwrap
 
 import rules
 from pbm import catalogue
-from pbm.model import banks
-from pbm.model.banks import DAY
-from pbm.model.games import Board
+from pbm.model.play import banks
+from pbm.model.play.banks import DAY
+from pbm.model.play.games import Board
 
 LINE = 78                               # under the standard's 80, and a mail line's 78
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 
 def put(db: Database, board: Board, user: str, move: str, fen: str) -> None:

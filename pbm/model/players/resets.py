@@ -48,7 +48,7 @@ def use(db: Database, secret: bytes, user_id: str, code: str, now: datetime) -> 
 
 def outstanding(db: Database, user_id: str, now: datetime) -> str | None:
     """The newest code of the user still waiting to be used, as "USER:ISSUED_AT" (what wrong codes
-    are counted against, pbm.model.guard.code_subjects), or None."""
+    are counted against, pbm.model.players.guard.code_subjects), or None."""
     row = db.execute("SELECT max(issued_at) FROM reset_codes WHERE user_id = ? AND used_at IS NULL AND "
                      "expires_at > ?", [user_id, timestamp(now)]).fetchone()
     return f"{user_id}:{row[0]}" if row[0] else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbm.model.db import Database, timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 OPEN, DISMISSED, DECIDED = "open", "dismissed", "decided"
 

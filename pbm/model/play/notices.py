@@ -3,7 +3,7 @@ stands for every game its user plays in that game kind."""
 from __future__ import annotations
 
 from pbm.model.db import Database
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 EVERY_GAME = 0
 

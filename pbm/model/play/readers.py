@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pbm.model import accounts, vacations
+from pbm.model.players import accounts, vacations
 from pbm.model.db import Database, parse_timestamp
-from pbm.model.games import Board
+from pbm.model.play.games import Board
 
 
 class Audience(NamedTuple):

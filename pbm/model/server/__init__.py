@@ -1,0 +1,1 @@
+"""What the server keeps of itself: the messages received, sealed failures, heartbeats."""
