@@ -50,11 +50,12 @@ def render_rate(config_path: Path, number: int) -> float:
     opponent (the server's database and templates).  The move is taken back and played again each
     round, and the pictures' caches emptied, so that nothing kept for a position is reused, as it
     would not be on a new move."""
-    from pbm.commands import notify
+    from pbm.commands.mails import notify
     from pbm.commands.base import Context
     from pbm.config import load_config
     from pbm.mail.messages import Incoming
-    from pbm.model import accounts, games
+    from pbm.model.play import games
+    from pbm.model.players import accounts
     from pbm.model.store import open_db
     from pbm.outbox import render
     from pbm.pictures import cached_draw, deferred

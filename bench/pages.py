@@ -35,7 +35,7 @@ from support.postoffice import PASSWORDS, PostOffice  # noqa: E402
 import rules  # noqa: E402
 from pbm.commands.mails import notify  # noqa: E402
 from pbm.commands.base import Context  # noqa: E402
-from pbm.model.play import games
+from pbm.model.play import games  # noqa: E402
 from pbm.model.players import accounts, tokens  # noqa: E402
 from pbm.model.store import open_reader  # noqa: E402
 from pbm.outbox.render import render  # noqa: E402

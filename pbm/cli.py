@@ -345,7 +345,7 @@ def _show(db, ids: list[int]) -> int:
 def _inbound(config: Config, args: argparse.Namespace) -> int:
     """`pbm inbound failed` lists what `pbm inbound retry ID...` can run again once fixed."""
     from pbm import intake, logs
-    from pbm.model import received
+    from pbm.model.server import received
     from pbm.model.store import open_db
     from pbm.outbox import sending
 
@@ -385,7 +385,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
     with it by mail (the code is printed here, for a player who cannot get mail at their address)."""
     from datetime import datetime, timezone
 
-    from pbm.model import accounts, resets
+    from pbm.model.players import accounts, resets
     from pbm.model.db import transaction
     from pbm.model.store import open_db
 
@@ -404,7 +404,7 @@ def _user(config: Config, args: argparse.Namespace) -> int:
 
 def _timers(config: Config, args: argparse.Namespace) -> int:
     
-    from pbm.commands import timers
+    from pbm.commands.timing import timers
     from pbm.model.store import open_db
     from pbm.outbox import sending
 

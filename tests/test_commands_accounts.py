@@ -200,7 +200,7 @@ def test_no_password_in_any_mail(post):
 def test_passwords_can_be_checked_before_the_write_transaction(post):
     """precheck_passwords reads only, and leaves a right password remembered for handle()."""
     from pbm.commands import precheck
-    from pbm.model import accounts
+    from pbm.model.players import accounts
 
     post.signup("alice")
     accounts._verified.clear()
@@ -239,8 +239,9 @@ def test_no_unchecked_word_is_quoted_back(post):
 
 def test_every_command_word_game_and_colour_is_reserved(post):
     from pbm import catalogue
-    from pbm.commands import parse, play, registry
-    from pbm.model import accounts
+    from pbm.commands import parse, registry
+    from pbm.commands.games import play
+    from pbm.model.players import accounts
     words = {w for c in registry.COMMANDS for name in (c.verb, *c.aliases) for w in name.split()}
     words |= set(play.IN_GAME) | set(catalogue.GAMES) | set(parse.SAFE_WORDS) | {"multiple", "pass"}
     assert words <= accounts.RESERVED, words - accounts.RESERVED
