@@ -3,6 +3,8 @@ reply refused for good tells someone; an international address gets a valid To. 
 aiosmtpd relay in the test process, real SQLite, real `pbm deliver`."""
 from __future__ import annotations
 
+import re
+
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
 
@@ -62,17 +64,22 @@ def test_a_permanent_refusal_is_told_and_the_third_makes_the_address_bouncing(re
     env, start = relay_env
     env.configure(admins={"users": ["root"], "notify": ["ops@example.org"]})
     relay = start(refuse=frozenset({"gone@example.org"}))
-    env.mail("signup alice Sw0rdfish gone@example.org alice@example.org")   # game mail to gone@
+    # game mail to gone@ (the signup's own address); alice@ confirms by answering its confirmation
+    env.mail("signup alice Sw0rdfish gone@example.org alice@example.org", sender="gone@example.org")
+    # the welcome to gone@ is the 1st refusal; alice@ gets only its confirmation
+    [ask] = [m for _, r, m in relay.accepted if r == ["alice@example.org"]]
+    token = re.search(rb"Reply-To: (pbm\+confirm-[^\s]+)", ask)[1].decode()
+    env.mail("Re: confirm", "yes", sender="alice@example.org", to=token)
     env.mail("signup bob Hunter22", sender="bob@example.org")
-    env.mail("xiangqi challenge alice bob", sender="bob@example.org")       # 1st refusal
+    env.mail("xiangqi challenge alice bob", sender="bob@example.org")       # 2nd refusal
     env.run("outbox", "flush")          # the notices (`pbm deliver` sends only its own replies)
     notices = [m for _, rcpts, m in relay.accepted if b"for good:" in m]
     assert [rcpts for rcpts, m in ((r, m) for _, r, m in relay.accepted) if b"for good:" in m] \
-        == [["ops@example.org"], ["alice@example.org"]]
-    assert b"change address alice PASSWORD alice@example.org" in notices[1]
+        == [["ops@example.org"], ["ops@example.org"], ["alice@example.org"]]
+    assert b"change address alice PASSWORD alice@example.org" in notices[2]
     for user, move in (("alice", "h3e3"), ("bob", "h10g8"), ("alice", "h1g3"), ("bob", "a10a9")):
         env.mail(f"xiangqi move 101 {user} {'Sw0rdfish' if user == 'alice' else 'Hunter22'} {move}",
-                 sender=f"{user}@example.org")                                # 2nd and 3rd
+                 sender=f"{user}@example.org")                                # the 3rd
     env.run("outbox", "flush")
     assert env.query("SELECT failures FROM bounces") == [(3,)]
     assert b"no longer sent" in [m for _, r, m in relay.accepted if r == ["ops@example.org"]][-1]
