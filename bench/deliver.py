@@ -1,9 +1,10 @@
 """The MTA pipe path: one `pbm deliver` process per message, as Postfix's pipe(8) runs it.
 
-    python bench/deliver.py [--messages 60] [--seed 1] [--json]
+    python bench/deliver.py [--messages 60] [--seed 1] [--show] [--json]
 
 Two players play a game by answering their game mails' reply addresses (a token reply: the move on
-the first line, no password), each message piped into a fresh `pbm deliver` process.  Two ways, in
+the first line, no password), each message piped into a fresh `pbm deliver` process; with --show,
+every message is `xiangqi show 101` instead (one board mail, its picture drawn in the process).  Two ways, in
 the same run, each with its own game and data folder:
 
 - alone (`in_process`): no server runs; `pbm deliver` records the message, plays the move, queues
@@ -192,6 +193,12 @@ def game_mails(count: int, seed: int, first_number: int) -> list[bytes]:
     return replies
 
 
+def show_mails(count: int, first_number: int) -> list[bytes]:
+    """`xiangqi show 101` from alice, `count` times: one board mail each."""
+    return [message("alice@example.org", "xiangqi show 101", "", SERVER, first_number + n)
+            for n in range(count)]
+
+
 def set_up(setting: Setting) -> None:
     """Sign the players up and start board 101 (not timed)."""
     number = 0
@@ -206,6 +213,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show", action="store_true", help="time `xiangqi show 101` instead of moves")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -215,7 +223,8 @@ def main() -> None:
         try:
             for setting in settings.values():
                 set_up(setting)
-            replies = game_mails(args.messages + 1, args.seed, 10)
+            replies = show_mails(args.messages + 1, 10) if args.show else \
+                game_mails(args.messages + 1, args.seed, 10)
             bare: list[float] = []
             timed: dict[str, list[float]] = {name: [] for name in settings}
             for raw in replies[:-1]:        # interleaved: a busy machine slows all three alike
@@ -225,7 +234,8 @@ def main() -> None:
                 for name, setting in settings.items():
                     timed[name].append(deliver(setting.config, raw))
             # two welcomes, the challenge to both, two board mails a move; then the last move: a reply
-            mails = {name: setting.mails(4 + 2 * args.messages) for name, setting in settings.items()}
+            mails = {name: setting.mails(4 + (1 if args.show else 2) * args.messages)
+                     for name, setting in settings.items()}
             imports = {name: traced_imports(setting.config, replies[-1])
                        for name, setting in settings.items()}
             costs = {name: import_costs(names, Path(folder)) for name, names in imports.items()}
@@ -238,7 +248,7 @@ def main() -> None:
         return round(1000 * sorted(values)[min(len(values) - 1, int(q * len(values)))], 1)
 
     bare_median = statistics.median(bare)
-    figures: dict[str, object] = {"messages": args.messages,
+    figures: dict[str, object] = {"messages": args.messages, "kind": "show" if args.show else "move",
                                   "python_c_pass_median_ms": round(1000 * bare_median, 1)}
     for name, values in timed.items():
         figures[name] = {"replies_written": mails[name],

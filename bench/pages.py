@@ -72,7 +72,7 @@ def main() -> int:
                    for number in range(101, 101 + args.games) for user in ("alice", "bob")]
 
         def page(number: int, user: str, token: str) -> int:
-            return len(pages.page(reader, config, token, None, now))
+            return len(pages.page(reader, config, pages.reader(reader, config, token), token, None, now))
 
         def mail(number: int, user: str, token: str) -> int:
             ctx = Context(db=reader, config=config, incoming=None, now=now)
