@@ -1,10 +1,11 @@
 """Rulings as readers of each language see them: the cycle in their notation, the labels, the
 verdict and the rule in their words; the HTML part as Chromium draws it, with the cycle's strip
-picture (one small board per move of the cycle).  The screenshots are kept in /work/shots/rulings
-when that folder exists (for a person to look at), else in the test's folder."""
+picture (one small board per move of the cycle).  The screenshots are kept in $PBM_SHOTS/rulings
+when that variable names a folder (for a person to look at), else in the test's folder."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
@@ -34,11 +35,12 @@ READERS = {
     "ko": ("both", ["6. e5d5  C5=4  쫓음: d3의 마 (보호 없음: 보호하는 기물이 묶임: e2의 사)",
                     "판정: 흑({user}) 쪽이 연속 쫓기로 집니다. 쫓긴 기물: d3의 마.", "제4조:"]),
 }
-SHOTS = Path("/work/shots/rulings")
-
-
 def folder(tmp_path: Path) -> Path:
-    return SHOTS if SHOTS.is_dir() else tmp_path
+    if not os.environ.get("PBM_SHOTS"):
+        return tmp_path
+    shots = Path(os.environ["PBM_SHOTS"]) / "rulings"
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
 
 
 def play(post: PostOffice, game: str, fen: str, moves: str,

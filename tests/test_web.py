@@ -1,9 +1,12 @@
 """The game pages through real processes: `pbm serve` with `[web]` on a free port, a game played by
 `pbm deliver`, each reader's link taken from their board mail, the page fetched over HTTP (status,
 headers, moves in each reader's notation, `?ply=N`, the records, forged and revoked links), and drawn
-by Chromium with scripts off (the page's Content-Security-Policy) at 800 and 390 pixels wide (kept under /work/shots/web when it exists).
+by Chromium with scripts off (the page's Content-Security-Policy) at 800 and 390 pixels wide (kept
+under $PBM_SHOTS/web when that variable names a folder).
 """
 from __future__ import annotations
+
+import os
 
 import re
 import socket
@@ -16,7 +19,7 @@ from support.browser import screenshot_url
 from support.postoffice import PASSWORDS
 from support.processes import PbmEnv, free_port, wait_until
 
-SHOTS = Path("/work/shots/web")
+SHOTS = Path(os.environ["PBM_SHOTS"]) / "web" if os.environ.get("PBM_SHOTS") else None
 LINK = re.compile(r"(http://127\.0\.0\.1:\d+/g/[a-z0-9_-]+)")
 
 
@@ -145,7 +148,8 @@ def test_pages_in_chromium_with_scripts_off(site, tmp_path):
                  "A long thought about this move, said in many words." if ply == 4 else "",
                  sender=f"{user}@example.org")
     mails = env.replies()
-    folder = SHOTS if SHOTS.parent.is_dir() else tmp_path
+    folder = SHOTS or tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
     for user in ("alice", "bob"):
         [link] = LINK.findall(text_of(last_mail_to(mails, f"{user}@example.org")))
         for width in (800, 390):
@@ -188,7 +192,8 @@ def test_a_tournament_page_links_its_games_public_views(site, tmp_path):
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert 'lang="ko"' in answer.read().decode()
     assert fetch(f"{base}/t/xiangqi/nosuch")[0] == 404 and fetch(f"{base}/p/xiangqi-999")[0] == 404
-    folder = SHOTS if SHOTS.parent.is_dir() else tmp_path
+    folder = SHOTS or tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
     image = screenshot_url(link, folder / "tournament-390.png", width=390, height=900)
     assert colours(image.crop((384, 0, 390, image.height))) == {(255, 255, 255)}
 
