@@ -97,6 +97,10 @@ def test_each_reader_has_a_page_of_their_own(site):
     chinese = fetch(links["bob"])[2].decode()
     assert "炮二平五" in chinese and "马８进７" not in chinese and "马8进7" in chinese
     assert 'lang="zh-Hans"' in chinese
+    for user in ("alice", "bob"):       # the page's picture is the one of the reader's mail
+        [mailed] = [part.get_content() for part in last_mail_to(mails, f"{user}@example.org").walk()
+                    if part.get_content_type() == "image/png"]
+        assert fetch(links[user] + "/board.png")[2] == mailed, user
     korean = fetch(links["carol"])[2].decode()
     assert 'lang="ko"' in korean and "C2=5" in korean
 

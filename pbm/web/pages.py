@@ -23,6 +23,7 @@ from pbm.model.db import Database
 from pbm.model.play.games import Board
 from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
+from pbm.pictures.view import labels_for
 from pbm.records import formats
 
 
@@ -96,7 +97,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
         values = notify.summary(board, game, upto=upto, viewer=user, prefs=prefs,
                                 away=notify.away_lines(ctx, board))
         shown = game if upto is None else game.at(upto)
-        picture = Deferred(shown, turned=_turned(board, user, prefs), faces=prefs["board_faces"])
+        picture = _drawn(board, user, prefs, shown)
         here = board.ply if upto is None else upto
         return compose.render_html(
             "page.html.j2", **values, token=token, picture=picture,
@@ -127,7 +128,13 @@ def picture(db: Database, config: Config, who: Reader, ply: str | None) -> bytes
     upto = _ply(board, ply)
     game = board.replay()
     shown = game if upto is None else game.at(upto)
-    return Deferred(shown, turned=_turned(board, user, prefs), faces=prefs["board_faces"]).png()
+    return _drawn(board, user, prefs, shown).png()
+
+
+def _drawn(board: Board, user: str | None, prefs: dict, shown: rules.Game) -> Deferred:
+    """The picture the reader's board mail shows: their side, faces and labels (their notation)."""
+    return Deferred(shown, turned=_turned(board, user, prefs), faces=prefs["board_faces"],
+                    labels=labels_for(shown.variant, prefs["notation"]))
 
 
 def _turned(board: Board, user: str | None, prefs: dict[str, str]) -> bool:
