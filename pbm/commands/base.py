@@ -191,6 +191,13 @@ def board_number(word: str) -> tuple[int, int | None]:
     return int(number), int(ply) if sep else None
 
 
+def board_and_user(ctx: Context, req: Request) -> tuple[Board, str]:
+    """The game of a `GAME VERB BOARD USERID PASSWORD ...` command and its user, once the password
+    is right (the board first: a wrong number is said before any password is tried)."""
+    board = load_board(ctx, req.game, req.args[0])
+    return board, authenticate(ctx, req.args[1], req.args[2])
+
+
 def load_board(ctx: Context, variant: str, word: str) -> Board:
     """The game numbered `word`, or CommandError.  Sets ctx.board (for the error subject)."""
     number, ply = board_number(word)

@@ -14,14 +14,7 @@ from collections.abc import Callable
 
 from pbm.commands.games import turns
 from pbm.commands.mails import notify
-from pbm.commands.base import (
-    CommandError,
-    Context,
-    authenticate,
-    load_board,
-    require_active,
-    require_player,
-)
+from pbm.commands.base import CommandError, Context, board_and_user, require_active, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
 from pbm.model.play import appeals, games
@@ -31,8 +24,7 @@ from pbm.model.play.games import Board
 
 def _admin(ctx: Context, req: Request, appealed: bool = False) -> tuple[Board, str]:
     """The board and the admin; the game must be running (or, `appealed`, may be under appeal)."""
-    board = load_board(ctx, req.game, req.args[0])
-    admin = authenticate(ctx, req.args[1], req.args[2])
+    board, admin = board_and_user(ctx, req)
     if not is_admin(ctx, admin):
         raise CommandError(_("{user} is not an administrator of this server, so they cannot {verb} "
                              "games.").format(user=admin, verb=req.verb))

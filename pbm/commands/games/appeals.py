@@ -15,7 +15,7 @@ from datetime import timedelta
 from pbm import i18n
 from pbm.commands.games import admin
 from pbm.commands.mails import notify, ruling_words
-from pbm.commands.base import CommandError, Context, authenticate, load_board, require_player
+from pbm.commands.base import CommandError, Context, board_and_user, load_board, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _
 from pbm.model.play import appeals, games, pgn
@@ -53,8 +53,7 @@ def history(ctx: Context, board: Board) -> list[str]:
 
 
 def appeal(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     ctx.actor = user
     if len(req.args) == 4:
         if req.args[3].lower() != "dismiss":

@@ -29,14 +29,7 @@ import re
 import rules
 from pbm.commands import parse, wording
 from pbm.commands.mails import notify
-from pbm.commands.base import (
-    CommandError,
-    Context,
-    authenticate,
-    load_board,
-    require_active,
-    require_player,
-)
+from pbm.commands.base import CommandError, Context, board_and_user, require_active, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
 from pbm.model.play import conditionals
@@ -50,8 +43,7 @@ _MOVE_NUMBER = re.compile(r"\d+\.+")    # "1." or "1..." between moves, as writt
 
 
 def conditional(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     if len(req.args) == 4 and req.args[3].lower() != "clear":
         raise CommandError(_("The only word conditional takes after the password is clear; the "
                              "branches go in the body of the mail, one a line, such as: h10g8 h1g3"))

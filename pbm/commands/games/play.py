@@ -25,7 +25,7 @@ from pbm.commands.base import (
     CommandError,
     Context,
     authenticate,
-    load_board,
+    board_and_user,
     require_active,
     require_player,
 )
@@ -150,14 +150,12 @@ def announce(ctx: Context, board: Board, game: rules.Game, actor: str, headline:
 
 
 def move(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     act(ctx, board, user, req.args[3])
 
 
 def resign(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     act(ctx, board, user, "resign")
 
 
@@ -340,8 +338,7 @@ IN_GAME = {"resign": _resign, "propose": _propose, "accept": _accept, "reject": 
 
 
 def queue(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     enqueue(ctx, board, user, req.args[3])
 
 
@@ -382,8 +379,7 @@ def _queue_answer(ctx: Context, board: Board, user: str, line: str) -> None:
 
 
 def chat(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     observers = games.observers(ctx.db, board)
     if user not in board.players and user not in observers:
         raise CommandError(_("Only the players and observers of {title} Board {number} can chat there; "
@@ -409,8 +405,7 @@ def say(ctx: Context, board: Board, user: str, text: str, observers: list[str] |
 
 
 def subscribe(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     if user in board.players:
         raise CommandError(_("You play on {title} Board {number}, so you get its mail anyway.").format(
             title=board.title, number=board.number))
@@ -423,8 +418,7 @@ def subscribe(ctx: Context, req: Request) -> None:
 
 
 def unsubscribe(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     if not games.remove_observer(ctx.db, board, user):
         raise CommandError(_("You do not observe {title} Board {number}, so there is nothing to "
                              "stop.").format(title=board.title, number=board.number))

@@ -21,14 +21,7 @@ import rules
 from pbm.commands import wording
 from pbm.commands.games import turns
 from pbm.commands.mails import notify
-from pbm.commands.base import (
-    CommandError,
-    Context,
-    authenticate,
-    load_board,
-    require_active,
-    require_player,
-)
+from pbm.commands.base import CommandError, Context, board_and_user, require_active, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
 from pbm.model.play import games
@@ -37,8 +30,7 @@ from rules.variant import Arrangement
 
 
 def setup(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     arrange(ctx, board, user, " ".join(req.args[3:]))      # "left swapped" is a name, too
 
 

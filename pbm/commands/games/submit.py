@@ -11,14 +11,7 @@ from __future__ import annotations
 
 from pbm.commands.games import play, queries
 from pbm.commands.mails import notify
-from pbm.commands.base import (
-    CommandError,
-    Context,
-    authenticate,
-    load_board,
-    require_active,
-    require_player,
-)
+from pbm.commands.base import CommandError, Context, board_and_user, require_active, require_player
 from pbm.commands.parse import Request
 from pbm.i18n import _
 from pbm.model.play import submissions
@@ -26,8 +19,7 @@ from pbm.model.play.games import Board
 
 
 def submit(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     propose(ctx, board, user, req.args[3])
 
 
@@ -55,8 +47,7 @@ def propose(ctx: Context, board: Board, user: str, move: str) -> None:
 
 
 def confirm(ctx: Context, req: Request) -> None:
-    board = load_board(ctx, req.game, req.args[0])
-    user = authenticate(ctx, req.args[1], req.args[2])
+    board, user = board_and_user(ctx, req)
     carry_out(ctx, board, user)
 
 
