@@ -342,12 +342,13 @@ def shown(ctx: Context, board: Board, subject_line: str, values: dict) -> Outgoi
     the game, as a board mail's answer does."""
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     player = user if user in board.players else None
+    epoch = accounts.token_epoch(ctx.db, player) if player else None
     if player:                          # their own page too, as safe there as their reply address
-        values = {**values, "page": page_link(ctx, board, player, accounts.token_epoch(ctx.db, player))}
+        values = {**values, "page": page_link(ctx, board, player, epoch)}
     html, related = html_part(ctx, values)
     return compose.answer(ctx.incoming, subject_line, compose.render("board.j2", **values), html=html,
                           related=related, root=thread(ctx, board),
-                          reply_to=reply_address(ctx, board, player) if player else None,
+                          reply_to=reply_address(ctx, board, player, epoch) if player else None,
                           kind=_kind(board, player) if player else "")
 
 

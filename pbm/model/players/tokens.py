@@ -22,9 +22,9 @@ MAC_LENGTH = 8      # base32 characters = 40 bits
 _TOKEN = re.compile(r"^([a-z][a-z0-9]*)-(\d+)-([a-z][a-z0-9_]*)-([a-z2-7]+)$")
 
 
-def _mac(secret: bytes, text: str) -> str:
+def _mac(secret: bytes, text: str, length: int = MAC_LENGTH) -> str:
     digest = hmac.new(secret, text.encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:MAC_LENGTH]
+    return base64.b32encode(digest).decode().lower()[:length]
 
 
 def make(secret: bytes, variant: str, board: int, user: str, epoch: int = 0) -> str:
@@ -101,8 +101,7 @@ def check_page(secret: bytes, token: str,
 
 
 def _page_mac(secret: bytes, text: str, epoch: int) -> str:
-    digest = hmac.new(secret, f"page-{text}-{epoch}".encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:PAGE_MAC_LENGTH]
+    return _mac(secret, f"page-{text}-{epoch}", PAGE_MAC_LENGTH)
 
 
 # Confirmation tokens: `pbm+confirm-alice-k3f9q2ab@host`, the Reply-To of the mail asking an address
