@@ -36,9 +36,10 @@ def _file(pos: Position, side: int, sq: int) -> int:
     return w - sq % w if side == 0 else sq % w + 1
 
 
-def _chinese_point(pos: Position, sq: int, style: str) -> str:
+def _chinese_point(pos: Position, sq: int, style: str, side: int | None = None) -> str:
+    """`八路第三线`: the file and line of `sq` from `side`'s edge (by default the mover's)."""
     sides, file_word, line_word = _WORDS[style]
-    side = pos.side
+    side = pos.side if side is None else side
     return f"{_number(side, _file(pos, side, sq))}{file_word}第{_number(side, _line(pos, side, sq))}{line_word}"
 
 
@@ -75,6 +76,18 @@ def point(pos: Position, sq: int) -> Said:
         if style in v.notations:
             names[style] = _chinese_piece(pos, sq, style) if pos.board[sq] else _chinese_point(pos, sq, style)
     return named(notation.square_name(v, sq), names)
+
+
+def place(pos: Position, sq: int, style: str) -> str:
+    """Where the piece on `sq` stands, in `style`: `e1` in coordinates (and WXF, which names no
+    points), `59` in Korean, `五路第一线` in Chinese, counted from the piece's own side as its
+    player reads the board (a piece list for a reader who cannot see the board)."""
+    v = pos.t.variant
+    if style == "korean" and style in v.notations:
+        return notation_korean.point(v, sq)
+    if style in _CHINESE and style in v.notations:
+        return _chinese_point(pos, sq, style, pos.board[sq] & 1)
+    return notation.square_name(v, sq)
 
 
 def piece(pos: Position, sq: int) -> Said:

@@ -30,12 +30,13 @@ class Picture:
     alt: str                            # the FEN: what a reader without pictures can paste
     key: str                            # a stable id of the content, usable as a MIME Content-ID
 
-    def img(self, src: str, *, shrink: bool = True) -> str:
+    def img(self, src: str, *, shrink: bool = True, alt: str | None = None) -> str:
         """The HTML <img> element showing the picture from `src` (e.g. "cid:KEY@DOMAIN"), shrunk to
-        the reader's window (`shrink`), else at its own size (a strip the window scrolls along)."""
+        the reader's window (`shrink`), else at its own size (a strip the window scrolls along);
+        `alt`: the reader's own words for it (the position in words), else the FEN."""
         fit = "max-width:100%;height:auto" if shrink else "max-width:none"
         return (f'<img src="{escape(src)}" width="{self.width}" height="{self.height}" '
-                f'alt="{escape(self.alt)}" style="{fit}">')
+                f'alt="{escape(self.alt if alt is None else alt)}" style="{fit}">')
 
 
 def draw(view: View) -> Picture:

@@ -49,8 +49,8 @@ class Deferred:
         self.alt = game.fen()
         self.key = "board-" + hashlib.sha256(self.spec.encode()).hexdigest()[:24]
 
-    def img(self, src: str) -> str:
-        return Picture(b"", self.width, self.height, self.alt, self.key).img(src)
+    def img(self, src: str, alt: str | None = None) -> str:
+        return Picture(b"", self.width, self.height, self.alt, self.key).img(src, alt=alt)
 
     def png(self) -> bytes:
         """The picture itself, from the pictures' cache (a game's web page shows the mail's picture)."""

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
-from pbm.commands.mails import movelist, next_steps, notices, ruling_words
+from pbm.commands.mails import movelist, next_steps, notices, piecelist, ruling_words
 from pbm.commands.timing import clocks, outages
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
@@ -136,27 +136,40 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     drawn = not declined and prefs["board"] != "off"
     fen, link = ("", "") if declined else _position(board, shown, upto)
     ruling = ruling_words.said(board, game, viewer) if upto is None else []
+    status = status_lines(board, game) + (away or [])
+    listed = prefs["board"] == "list"
     return {
         "title": board.title,
         "number": board.number,
         "sides": [(sides[0], board.player1), (sides[1], board.player2)],
-        "status": status_lines(board, game) + (away or []),
+        "status": status,
         "ruling": ruling_words.wrapped(ruling),
         "ruling_said": ruling,
         "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
         "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
                           if upto is not None else ""),
         "moves": moves,
-        "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
+        "board": (wording.board(shown, turned, board.variant, i18n.language() == "en")
+                  if drawn and not listed else ""),
+        "pieces": [] if declined else piecelist.text(shown, _last(shown, style),
+                                                     status if upto is None else []),
         "switches": shown.variant.switches(),
         "hands": [wording.hand(line) for line in hand_lines(shown.position)],
         "promotion_note": (_("In the picture a promoted piece has an inverted face and a + mark.")
                            if shown.variant.promotion_zone else ""),
         "drawn": (shown, turned, prefs["board"], prefs["board_faces"],
-                  labels_for(game.variant, style)) if drawn else None,
+                  labels_for(game.variant, style)) if drawn and not listed else None,
         "fen": fen,
         "analysis": link,
     }
+
+
+def _last(shown: rules.Game, style: str) -> str:
+    """The last move of `shown` as the reader's notation names it ("" before the first)."""
+    if not shown.moves:
+        return ""
+    names = {style: shown.name_last(style)} if style in reader_styles(shown.variant) else None
+    return played(shown.moves[-1], shown.notation[-1], names)
 
 
 def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, bytes], ...]]:
@@ -179,7 +192,8 @@ def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, by
         # four small boards still read when shrunk to a phone's width; more scroll at their size
         cycle = strip.img(f"cid:{strip.key}@{domain}", shrink=values["cycle"][1] <= 4)
         related += ((f"{strip.key}@{domain}", "image/png", strip.data),)
-    html = compose.render_html("board.html.j2", **values, drawing=picture.img(f"cid:{content_id}"),
+    drawing = picture.img(f"cid:{content_id}", alt=" ".join(values.get("pieces", ())) or None)
+    html = compose.render_html("board.html.j2", **values, drawing=drawing,
                                cycle_picture=cycle)
     return html, related
 

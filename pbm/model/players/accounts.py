@@ -222,8 +222,9 @@ def addresses(db: Database, user_id: str) -> list[str]:
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
 PREFERENCES = {
     # own: a picture from your side; red: from the first player's side; off: none; svg: from your
-    # side, drawn in SVG (for a client that shows it: not Gmail or Outlook)
-    "board": ("own", "red", "off", "svg"),
+    # side, drawn in SVG (for a client that shows it: not Gmail or Outlook); list: the pieces in
+    # words instead of any board (pbm.commands.mails.piecelist), for a screen reader
+    "board": ("own", "red", "off", "svg", "list"),
     "notation": ("both", "coordinates", "wxf",      # the move list: coordinates, WXF, or both;
                  "chinese", "chinese-traditional", "korean"),   # or a style of rules.notation_styles
     "lang": tuple(LANGUAGES),                       # the language of the mails (pbm.i18n)
