@@ -48,3 +48,4 @@ class Outgoing:
     attachments: tuple[tuple[str, str | bytes], ...] = ()   # (name, text, or bytes): a record
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
     related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)
+    calendar: str = ""      # an iCalendar object (method=PUBLISH): a player's deadline

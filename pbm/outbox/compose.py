@@ -112,23 +112,23 @@ def render(template: str, /, **values: object) -> str:
 def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
            attachments: tuple[tuple[str, str | bytes], ...] = (),
-           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
+           related: tuple[tuple[str, str, bytes], ...] = (), calendar: str = "") -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
     references = tuple(dict.fromkeys(r for r in (root, incoming.message_id) if r))
     return Outgoing(to=incoming.sender, subject=subject, body=body, in_reply_to=incoming.message_id,
                     references=references, reply_to=reply_to, auto_submitted="auto-replied", kind=kind,
-                    html=html, attachments=attachments, related=related)
+                    html=html, attachments=attachments, related=related, calendar=calendar)
 
 
 def notify(to: str, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
            attachments: tuple[tuple[str, str | bytes], ...] = (),
-           related: tuple[tuple[str, str, bytes], ...] = ()) -> Outgoing:
+           related: tuple[tuple[str, str, bytes], ...] = (), calendar: str = "") -> Outgoing:
     """A mail nobody asked for just now, e.g. to the opponent (Auto-Submitted: auto-generated)."""
     return Outgoing(to=to, subject=subject, body=body, in_reply_to=root,
                     references=(root,) if root else (), reply_to=reply_to,
                     auto_submitted="auto-generated", kind=kind, html=html, attachments=attachments,
-                    related=related)
+                    related=related, calendar=calendar)
 
 
 def thread_id(server_address: str, variant: str, board: int) -> str:

@@ -55,10 +55,10 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
             html = _multipart("related", [html, *(_inline_part(*part) for part in out.related)],
                               'type="text/html"')
         part_headers, body = _multipart("alternative", [(part_headers, body), html])
-    if out.attachments:
+    if out.attachments or out.calendar:
         part_headers, body = _multipart("mixed", [(part_headers, body), *(
             _text_part(data, "plain", filename) if isinstance(data, str) else _file_part(filename, data)
-            for filename, data in out.attachments)])
+            for filename, data in out.attachments), *([_calendar_part(out.calendar)] if out.calendar else [])])
     lines += ["MIME-Version: 1.0", *part_headers]
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
     text = "\r\n".join(lines) + "\r\n\r\n" + body
@@ -78,6 +78,14 @@ def _text_part(text: str, subtype: str, filename: str = "") -> tuple[list[str], 
     if filename:
         headers[0] += f'; name="{filename}"'
         headers.append(f'Content-Disposition: attachment; filename="{filename}"')
+    return headers, text
+
+
+def _calendar_part(ical: str) -> tuple[list[str], str]:
+    """An iCalendar object (RFC 5545) beside the mail's text, as calendar clients take a published
+    event (RFC 6047): `text/calendar` with its method, saved as `deadline.ics` by a client without one."""
+    headers, text = _text_part(ical, "calendar", "deadline.ics")
+    headers[0] = headers[0].replace("text/calendar;", "text/calendar; method=PUBLISH;", 1)
     return headers, text
 
 

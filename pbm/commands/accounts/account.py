@@ -205,7 +205,11 @@ def set_preferences(ctx: Context, req: Request) -> None:
                           "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
                           "of your mails; board_faces: Janggi's pieces in the drawn board;\n"
                           "autoleave: on spends a vacation day instead of a game lost on time;\n"
-                          "digest: daily mails you the games waiting for your move.").split("\n")])
+                          "digest: daily mails you the games waiting for your move.").split("\n"),
+                       *_("board=list gives the pieces in words instead of a board (for a screen\n"
+                          "reader); movetimes: on lists when each move was made and how long it\n"
+                          "took, in your zone tz (Area/City, such as Asia/Seoul); calendar: off\n"
+                          "leaves your deadline's calendar event out of board mails.").split("\n")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:
@@ -215,7 +219,8 @@ def _chosen(settings: list[str]) -> dict[str, str]:
         name, _sep, value = setting.lower().partition("=")
         values = {v.lower(): v for v in accounts.PREFERENCES.get(name, ())}
         if value not in values:
-            known = "; ".join(f"{n}={'|'.join(v)}" for n, v in accounts.PREFERENCES.items())
+            known = "; ".join(f"{n}={'|'.join(v) if len(v) < 10 else v[0] + '|Area/City'}"
+                              for n, v in accounts.PREFERENCES.items())
             raise CommandError(_("{setting} is not a preference. The preferences are: {known} (the first "
                                  "value of each is the default).").format(setting=setting, known=known))
         chosen[name] = values[value]

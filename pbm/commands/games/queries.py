@@ -10,7 +10,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import conditional
-from pbm.commands.mails import notify
+from pbm.commands.mails import movetimes, notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -130,8 +130,10 @@ def status(ctx: Context, req: Request) -> None:
             user=mailboxes[address], address=address, reason=reason))
     record = [f"  {at[:16]}  {wording.event(kind, user, detail, game.variant.arrangements)}"
               for at, kind, user, detail in games.events(ctx.db, board)]
-    values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
-                  record=record)
+    user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
+    prefs = accounts.preferences(ctx.db, user) if user else accounts.defaults()
+    values.update(board="", moves=movetimes.listed(ctx.db, board, game, prefs), drawn=None,
+                  headline=headline, notes=[], comment=None, footer=[], record=record, pieces=[])
     ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 
 

@@ -12,7 +12,9 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
+import rules
 from pbm import i18n
+from pbm.commands.mails.next_steps import reader_styles
 from pbm.i18n import _, ljust, width
 from pbm.model.play.games import Board, PlayedMove
 
@@ -83,3 +85,15 @@ def _lines(game_id: int, header: tuple[str, str], notation: str, moves: list[Pla
 
 def _row(left: str, right: str, columns: int) -> str:
     return f"{ljust(left, columns)}    {right}".rstrip()
+
+
+def names(board: Board, game: rules.Game, style: str) -> list[str]:
+    """The board's moves as a reader of `style` names them: once per event, for all its readers."""
+    if style not in reader_styles(game.variant):
+        return [cell(m, style if style in STYLES else "both") for m in board.moves]
+    # the list is of the board's moves: a game replayed to an earlier move names fewer
+    listed = game if game.moves[:len(board.moves)] == [m.move for m in board.moves] else board.replay()
+    key = ("names", style, id(listed), len(listed.moves))
+    if key not in board.rendered:
+        board.rendered[key] = listed.name_moves(style)
+    return board.rendered[key]

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
-from pbm.commands.mails import movelist, next_steps, notices, piecelist, ruling_words
+from pbm.commands.mails import deadlines, movelist, movetimes, next_steps, notices, piecelist, ruling_words
 from pbm.commands.timing import clocks, outages
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
@@ -122,13 +122,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
     prefs = prefs or {name: values[0] for name, values in accounts.PREFERENCES.items()}
     style = prefs["notation"]
     if style in reader_styles(game.variant):
-        # the list is of the board's moves: a game replayed to an earlier move names fewer
-        listed = game if game.moves[:len(board.moves)] == [m.move for m in board.moves] else board.replay()
-        key = ("names", style, id(listed), len(listed.moves))  # once per event, for all its readers
-        if key not in board.rendered:
-            board.rendered[key] = listed.name_moves(style)
-        names = board.rendered[key][:upto]
-        moves = movelist.text(board, sides, upto, style, names)
+        moves = movelist.text(board, sides, upto, style, movelist.names(board, game, style)[:upto])
     else:
         moves = movelist.text(board, sides, upto, "both" if style not in movelist.STYLES else style)
     turned = prefs["board"] in ("own", "svg") and viewer in board.players and board.turn_of(viewer) == "b"
@@ -280,7 +274,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             ctx.out.append(compose.answer(
                 ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
                 reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
-                kind=_kind(board, actor), attachments=attachments))
+                kind=_kind(board, actor), attachments=attachments, calendar=_calendar(ctx, board, actor, who)))
     views: dict[tuple, tuple[str, tuple[str, tuple]]] = {}
     for user in dict.fromkeys(recipients):
         if user == actor and answered:
@@ -298,7 +292,16 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         ctx.out.append(compose.notify(
             who.address, subject_line, body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
-            kind=_kind(board, user), attachments=attachments))
+            kind=_kind(board, user), attachments=attachments, calendar=_calendar(ctx, board, user, who)))
+
+
+def _calendar(ctx: Context, board: Board, user: str, who: accounts.Reader) -> str:
+    """A player's deadline as an iCalendar event (pbm.commands.mails.deadlines); "" for an observer,
+    a game without a clock, or a player who set calendar=off."""
+    if user not in board.players or who.preferences["calendar"] == "off":
+        return ""
+    domain = ctx.config.server.address.rpartition("@")[2]
+    return deadlines.event(board, user, domain, ctx.now, page_link(ctx, board, user, who.token_epoch)) or ""
 
 
 def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, new: bool) -> None:
@@ -389,6 +392,8 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
+    if who.preferences["movetimes"] == "on":
+        values["moves"] = movetimes.listed(ctx.db, board, game, who.preferences)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=next_steps.footer(board, game, user, user in mail.observers),
                   page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))

@@ -12,13 +12,16 @@ while holding the write lock.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
 import os
 import re
 import threading
+import zoneinfo
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
@@ -219,6 +222,24 @@ def addresses(db: Database, user_id: str) -> list[str]:
                                          "position", [user_id])]
 
 
+class Zones(Sequence[str]):
+    """The IANA time zones `set tz=` takes, UTC first, read from the tz database when first asked
+    for more than the default (a command that sets no zone never reads it)."""
+
+    def __getitem__(self, index):           # type: ignore[override]
+        return "UTC" if index == 0 else _zones()[index]
+
+    def __len__(self) -> int:
+        return len(_zones())
+
+
+@functools.cache
+def _zones() -> tuple[str, ...]:
+    return ("UTC", *sorted(zone for zone in zoneinfo.available_timezones() if zone != "UTC"))
+
+
+ZONES = Zones()
+
 # What a player may set with `set USERID PASSWORD name=value`: the values, the default first.
 PREFERENCES = {
     # own: a picture from your side; red: from the first player's side; off: none; svg: from your
@@ -231,7 +252,15 @@ PREFERENCES = {
     "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
     "autoleave": ("off", "on"),                     # on: a vacation day is spent instead of a time-out
     "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.timing.digest)
+    "calendar": ("on", "off"),                      # on: a deadline's iCalendar event in board mails
+    "movetimes": ("off", "on"),                     # on: each move's time in the move list
+    "tz": ZONES,                                    # the zone those times are in (an IANA name)
 }
+
+
+def defaults() -> dict[str, str]:
+    """Every preference at its default: a reader pbm does not know."""
+    return {name: values[0] for name, values in PREFERENCES.items()}
 
 
 def preferences(db: Database, user_id: str) -> dict[str, str]:
