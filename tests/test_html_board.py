@@ -50,7 +50,7 @@ def alternative(mail):
 def page_as_a_client_shows_it(mail, folder, name: str) -> tuple[str, Image.Image]:
     """The HTML part with its inline PNG saved beside it and the cid: source pointing at it, every
     <svg> cut out (as Gmail does); and the PNG as the mail carries it."""
-    plain, related = alternative(mail).get_payload()
+    plain, related, *_calendar = alternative(mail).get_payload()     # and a deadline, where one is due
     assert plain.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
     html_part, png = related.get_payload()
     assert html_part.get_content_type() == "text/html" and png.get_content_type() == "image/png"

@@ -118,6 +118,13 @@ class Command:
     details: str = ""                   # more for "help VERB"
     checks_password: bool = True        # False: the password is a new one (signup), not checked
     passless: str = ""                  # the summary in the help of a game without a pass, if other
+    password_if: str = ""               # the last word without which `passwords` hold none (preview's save)
+
+    def password_positions(self, args: list[str]) -> tuple[int, ...]:
+        """Where the command's words `args` hold a password."""
+        if self.password_if and not (args and args[-1].lower() == self.password_if):
+            return ()
+        return self.passwords
 
     def usage_line(self, game: str | None = None) -> str:
         prefix = f"{game or 'GAME'} " if self.game else ""

@@ -22,7 +22,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import parse, registry
 from pbm.commands.accounts import confirming
-from pbm.commands.games import conditional, play, setups, submit
+from pbm.commands.games import conditional, notebook, play, setups, submit
 from pbm.commands.mails import next_steps, notify
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
@@ -233,7 +233,7 @@ _OWN_SUBJECT = re.compile(r"^(new )?[\w -]+ board \d+ ([a-z][a-z0-9_]*|over: .*?
 
 
 TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "setup", "resign", "propose",
-                         "accept", "reject", "undo", "pass", "conditional", "submit", "confirm"})
+                         "accept", "reject", "undo", "pass", "conditional", "submit", "confirm", "note:"})
 
 
 _OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
@@ -384,6 +384,9 @@ def _token_reply(ctx: Context) -> None:
             setups.arrange(ctx, board, user, " ".join(words[1:]))
         elif verb == "conditional" and len(words) <= 2:
             conditional.arrange(ctx, board, user, " ".join(words[1:]) or comment)
+        elif verb == "note:":           # a private note: the rest of the line and the body
+            req.tokens = req.tokens[:1]     # kept as `note:` alone: the note is nobody else's
+            notebook.write(ctx, board, user, "\n".join([line.strip()[len("note:"):], comment]), [])
         elif verb == "submit" and len(words) == 2:
             submit.propose(ctx, board, user, words[1])
         elif verb == "confirm" and len(words) == 1:

@@ -40,9 +40,10 @@ def precheck_passwords(db: Database, subject: str, body: str, *, quick: bool = F
             command = registry.resolve(req)
         except CommandError:
             continue
-        if not command.checks_password or not command.passwords:
+        positions = command.password_positions(req.args)
+        if not command.checks_password or not positions:
             continue
-        position = command.passwords[0]
+        position = positions[0]
         if position < len(req.args):
             user = accounts.get(db, req.args[position - 1])
             if user is None:

@@ -11,6 +11,7 @@ from pbm.commands.games import (
     admin,
     appeals,
     conditional,
+    notebook,
     pending,
     play,
     queries,
@@ -166,8 +167,22 @@ COMMANDS: list[Command] = [
                     "standard one). You may change your mind until you make your first move (a pass "
                     "counts as one); the choice is not a move and does not use your turn. A "
                     "challenger can choose at once with -setup=ARRANGEMENT in the challenge.")),
-    Command("preview", "BOARD MOVE...", N_("the board after some moves; nothing is saved"),
-            queries.preview, game=True, min_args=2, max_args=40),
+    Command("preview", "BOARD MOVE... | BOARD USERID PASSWORD MOVE... save",
+            N_("the board after some moves; nothing is saved (with save: kept as your note)"),
+            queries.preview, game=True, min_args=2, max_args=43, passwords=(2,), password_if="save",
+            details=N_("With your user id and password first and save last, the moves are kept as a "
+                       "line in your private notes on the game, with the body of your mail as the "
+                       "note (see note).")),
+    Command("note", "BOARD USERID PASSWORD", N_("keep the body of your mail as your private note on "
+            "the game"), notebook.note, game=True, min_args=3, max_args=3, passwords=(2,),
+            details=N_("Only you see your notes while the game runs: the latest in your board mails, "
+                       "all of them with notes and on your page of the game. A reply to a game mail "
+                       "whose first line starts with note: keeps the rest as a note too. Once the game "
+                       "has ended, notes ... share (or set ... notes=share for every game) puts your "
+                       "notes and lines into the game's record, for everyone.")),
+    Command("notes", "BOARD USERID PASSWORD [share]", N_("your notes on the game; share: into its "
+            "record once it has ended"), notebook.list_notes, game=True, min_args=3, max_args=4,
+            passwords=(2,)),
     Command("show", "BOARD[#N]... | USERID... [active|inactive|next]",
             N_("the board now (or after move N), or the boards of some players"), queries.show,
             game=True, min_args=1, max_args=20),
@@ -334,10 +349,11 @@ def check_shape(req: Request, command: Command) -> None:
     """Argument count and parameters; marks the password words for masking."""
     count = len(req.args)
     fits = count >= command.min_args and (command.max_args is None or count <= command.max_args)
-    if command.passwords:
+    passwords = command.password_positions(req.args)
+    if passwords:
         if fits:
-            req.secrets.update(req.args[i] for i in command.passwords if i < len(req.args))
-        if not fits or (command.checks_password and any(i < count for i in command.passwords)):
+            req.secrets.update(req.args[i] for i in passwords if i < len(req.args))
+        if not fits or (command.checks_password and any(i < count for i in passwords)):
             req.distrust([])
     if not fits:
         raise CommandError(_("{verb} takes {count}, and your command has {n}.").format(

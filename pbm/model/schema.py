@@ -17,6 +17,7 @@ from pbm.model.schema_play import (
     CLOCKS,
     CORRESPONDENCE,
     LIMITS,
+    NOTES,
     TOURNAMENT_CHOICES,
     TOURNAMENTS,
 )
@@ -293,4 +294,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
+    NOTES,
 ]

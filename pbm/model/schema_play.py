@@ -175,3 +175,26 @@ ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT '';
 ALTER TABLE tournaments ADD COLUMN band TEXT NOT NULL DEFAULT '';
 ALTER TABLE tournaments ADD COLUMN theme TEXT NOT NULL DEFAULT '';
 """
+
+
+# A player's private notes on a game (pbm.model.play.notes): the text, the moves played when it was
+# written, and a line they worked out from there (moves in coordinates, space-separated; '' for none);
+# `note_shares`: the games whose notes their writer gave to the record (`GAME notes ... share`).
+NOTES = """
+CREATE TABLE notes (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    ply INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    line TEXT NOT NULL DEFAULT '',
+    written_at TEXT NOT NULL
+);
+CREATE INDEX notes_game ON notes (game_id, user_id);
+CREATE TABLE note_shares (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    UNIQUE (game_id, user_id)
+);
+"""

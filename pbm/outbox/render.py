@@ -48,17 +48,20 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     }
     lines = [_header_line(name, value) for name, value in headers.items() if value]
     international = not out.to.isascii()    # RFC 6532: the header holds UTF-8, sent with SMTPUTF8
-    part_headers, body = _text_part(out.body, "plain")
+    alternatives = [_text_part(out.body, "plain")]
     if out.html:        # the same mail drawn: a client shows the last part it can (RFC 2046 5.1.4)
         html = _html_part(out.html)
         if out.related:     # the pictures the HTML shows by cid: beside it (RFC 2387)
             html = _multipart("related", [html, *(_inline_part(*part) for part in out.related)],
                               'type="text/html"')
-        part_headers, body = _multipart("alternative", [(part_headers, body), html])
-    if out.attachments or out.calendar:
+        alternatives.append(html)
+    if out.calendar:    # a deadline, the last alternative, as calendar invitations carry it
+        alternatives.append(_calendar_part(out.calendar))
+    part_headers, body = alternatives[0] if len(alternatives) == 1 else _multipart("alternative", alternatives)
+    if out.attachments:
         part_headers, body = _multipart("mixed", [(part_headers, body), *(
             _text_part(data, "plain", filename) if isinstance(data, str) else _file_part(filename, data)
-            for filename, data in out.attachments), *([_calendar_part(out.calendar)] if out.calendar else [])])
+            for filename, data in out.attachments)])
     lines += ["MIME-Version: 1.0", *part_headers]
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
     text = "\r\n".join(lines) + "\r\n\r\n" + body
@@ -82,9 +85,10 @@ def _text_part(text: str, subtype: str, filename: str = "") -> tuple[list[str], 
 
 
 def _calendar_part(ical: str) -> tuple[list[str], str]:
-    """An iCalendar object (RFC 5545) beside the mail's text, as calendar clients take a published
-    event (RFC 6047): `text/calendar` with its method, saved as `deadline.ics` by a client without one."""
-    headers, text = _text_part(ical, "calendar", "deadline.ics")
+    """An iCalendar object (RFC 5545) as the last alternative of the mail, as calendar invitations
+    carry it (RFC 6047): `text/calendar` with its method; mail clients show the text or HTML and
+    offer the event to the calendar."""
+    headers, text = _text_part(ical, "calendar")
     headers[0] = headers[0].replace("text/calendar;", "text/calendar; method=PUBLISH;", 1)
     return headers, text
 

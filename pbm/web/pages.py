@@ -13,11 +13,11 @@ from typing import NamedTuple
 
 import rules
 from pbm import i18n
-from pbm.commands.mails import notify
+from pbm.commands.mails import notelines, notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
-from pbm.model.play import games
+from pbm.model.play import games, notes
 from pbm.model.players import accounts, tokens
 from pbm.model.db import Database
 from pbm.model.play.games import Board
@@ -96,6 +96,8 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
     with i18n.speaking(prefs["lang"], prefs["notation"]):
         values = notify.summary(board, game, upto=upto, viewer=user, prefs=prefs,
                                 away=notify.away_lines(ctx, board))
+        if user in board.players:           # their own page: their notes, all of them
+            values["own_notes"] = notelines.lines(game, notes.of(db, board.id, user), None)
         shown = game if upto is None else game.at(upto)
         picture = _drawn(board, user, prefs, shown)
         here = board.ply if upto is None else upto

@@ -17,7 +17,7 @@ SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result"
 TERMINATIONS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\["\\])*)"\]')
 _TOKEN = re.compile(r"\s*(?:(\{[^}]*\})|(;[^\n]*)|(\d+\.(?:\.\.)?)|(\$\d+)|(1-0|0-1|1/2-1/2|\*)(?=\s|$)"
-                    r"|([A-Za-z0-9][A-Za-z0-9+=\-.*@#/:]*))")
+                    r"|([A-Za-z0-9][A-Za-z0-9+=\-.*@#/:]*)|([()]))")
 
 
 class PgnError(ValueError):
@@ -30,6 +30,9 @@ class PgnGame:
     moves: list[str] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)   # (moves before it, text)
     result: str = ""
+    # recursive annotation variations (RAV, 8.2.5): (moves of the main line before the move it
+    # replaces, its moves); a variation inside one is read as part of it
+    variations: list[tuple[int, list[str]]] = field(default_factory=list)
 
 
 def read(text: str) -> PgnGame:
@@ -52,13 +55,33 @@ def read(text: str) -> PgnGame:
         raise PgnError("no blank line after the tags")
     movetext = "\n".join(lines[index + 1:]).rstrip()
     position = 0
+    depth = 0
     expected_number = None
     while position < len(movetext):
         match = _TOKEN.match(movetext, position)
         if not match or match.end() == position:
             raise PgnError(f"cannot read the movetext at {movetext[position:position + 20]!r}")
         position = match.end()
-        comment, rest_comment, number, nag, result, move = match.groups()
+        comment, rest_comment, number, nag, result, move, paren = match.groups()
+        if paren == "(":
+            if not game.moves and depth == 0:
+                raise PgnError("a variation before any move")
+            if depth == 0:
+                game.variations.append((len(game.moves) - 1, []))
+            depth += 1
+            continue
+        if paren == ")":
+            if depth == 0:
+                raise PgnError("a ) without its (")
+            depth -= 1
+            continue
+        if depth and move is not None:
+            game.variations[-1][1].append(move)
+            continue
+        if depth and result is not None:
+            raise PgnError("a game termination inside a variation")
+        if depth:
+            continue
         if game.result:
             if movetext[position:].strip():
                 raise PgnError("text after the game termination")
@@ -75,6 +98,8 @@ def read(text: str) -> PgnGame:
             if expected_number is None:
                 raise PgnError(f"move {move!r} without a move number before it")
             game.moves.append(move)
+    if depth:
+        raise PgnError("a variation not closed")
     if game.result not in TERMINATIONS:
         raise PgnError("no game termination marker")
     if game.result != game.tags["Result"]:

@@ -209,7 +209,8 @@ def set_preferences(ctx: Context, req: Request) -> None:
                        *_("board=list gives the pieces in words instead of a board (for a screen\n"
                           "reader); movetimes: on lists when each move was made and how long it\n"
                           "took, in your zone tz (Area/City, such as Asia/Seoul); calendar: off\n"
-                          "leaves your deadline's calendar event out of board mails.").split("\n")])
+                          "leaves your deadline's calendar event out of board mails; notes: share\n"
+                          "gives your notes to each game's record once the game has ended.").split("\n")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:

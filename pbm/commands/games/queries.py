@@ -9,7 +9,7 @@ from __future__ import annotations
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
-from pbm.commands.games import conditional
+from pbm.commands.games import conditional, notebook
 from pbm.commands.mails import movetimes, notify
 from pbm.commands.base import (
     MAX_LISTED,
@@ -234,9 +234,16 @@ def standings(ctx: Context, req: Request) -> None:
 
 
 def preview(ctx: Context, req: Request) -> None:
+    """`GAME preview BOARD MOVE...`; with `USERID PASSWORD` before the moves and `save` after them,
+    the line is kept as the user's note (pbm.commands.games.notebook)."""
     number, _ply = board_number(req.args[0])
     board = find_board(ctx, req.game, number)
-    game, played, outcome = tried(board, board.replay(), req.args[1:], _("preview"))
+    saving = len(req.args) >= 5 and req.args[-1].lower() == "save"
+    game, played, outcome = tried(board, board.replay(), req.args[3:-1] if saving else req.args[1:],
+                                  _("preview"))
+    if saving:
+        notebook.save_line(ctx, req, game, board)
+        return
     answer_tried(ctx, board, game, _("Preview only, nothing was saved: after {moves} {outcome}.").format(
         moves=" ".join(played), outcome=outcome))
 

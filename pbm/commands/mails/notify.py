@@ -13,7 +13,16 @@ from typing import NamedTuple
 import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
-from pbm.commands.mails import deadlines, movelist, movetimes, next_steps, notices, piecelist, ruling_words
+from pbm.commands.mails import (
+    deadlines,
+    movelist,
+    movetimes,
+    next_steps,
+    notelines,
+    notices,
+    piecelist,
+    ruling_words,
+)
 from pbm.commands.timing import clocks, outages
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
@@ -394,6 +403,8 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     if who.preferences["movetimes"] == "on":
         values["moves"] = movetimes.listed(ctx.db, board, game, who.preferences)
+    if user in board.players:
+        values["own_notes"] = notelines.own(ctx.db, board, game, user)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
                   footer=next_steps.footer(board, game, user, user in mail.observers),
                   page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))

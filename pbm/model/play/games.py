@@ -17,6 +17,7 @@ from typing import NamedTuple
 import rules
 from pbm import catalogue
 from pbm.model.db import Database, timestamp
+from pbm.model.play import notes
 
 FIRST_BOARD = 101
 ACTIVE, FINISHED, CANCELLED, DECLINED = "active", "finished", "cancelled", "declined"
@@ -253,10 +254,14 @@ def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str]]
 
 def comments(db: Database, board: Board) -> list[tuple[int, str | None, str]]:
     """(moves played then, author, text) of every comment and chat the players sent, in order, and
-    a thematic tournament's book moves (no author) before the first move."""
-    return db.execute("SELECT ply, user_id, CASE kind WHEN 'book' THEN 'book: ' || detail ELSE "
+    a thematic tournament's book moves (no author) before the first move; once the game is over,
+    the notes its players shared (pbm.model.play.notes), a saved line in coordinates after them."""
+    said = db.execute("SELECT ply, user_id, CASE kind WHEN 'book' THEN 'book: ' || detail ELSE "
                       "detail END FROM events WHERE game_id = ? AND kind IN ('comment', 'chat', "
                       "'book') ORDER BY id", [board.id]).fetchall()
+    if board.status == ACTIVE:          # a player's notes stay theirs while the game runs
+        return said
+    return said + [(note.ply, f"{user} (note)", notes.in_record(note)) for user, note in notes.shared(db, board.id)]
 
 
 # --- queued premoves -----------------------------------------------------------------------------------

@@ -39,23 +39,47 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
     black_first = fields[1] == "b"
     first_number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1   # the FEN's
     said: dict[int, list[str]] = {}
+    lines: dict[int, list[str]] = {}      # after move N: the variations of a shared note's lines
     for ply, author, text in comments:
         said.setdefault(ply, []).append(comment(text if author is None else f"{author}: {text}"))
+        if getattr(text, "line", ()) and ply < board.ply:
+            lines.setdefault(ply + 1, []).append(_variation(board, ply, text.line, wxf, first_number,
+                                                            black_first))
     tokens = said.get(0, [])
     for ply, played in enumerate(board.moves, start=1):
         index = ply - 1 + black_first          # half-moves from a White move
         number = index // 2 + first_number
         if index % 2 == 0:
             tokens.append(f"{number}.")
-        elif ply == 1 or said.get(ply - 1):
+        elif ply == 1 or said.get(ply - 1) or lines.get(ply - 1):    # its number again after these
             tokens.append(f"{number}...")
         tokens.append(played.notation if wxf else played.move)
+        tokens += lines.get(ply, [])
         tokens += said.get(ply, [])
     if board.reason:
         tokens.append(comment(_ending(board)))
     tokens.append(board.result)
     movetext = textwrap.fill(" ".join(tokens), LINE, break_long_words=False, break_on_hyphens=False)
     return f"{header}\n\n{movetext}\n"
+
+
+def _variation(board: Board, ply: int, line: tuple[str, ...], wxf: bool, first_number: int,
+               black_first: bool) -> str:
+    """A saved line (coordinates) from the position after `ply` moves as a PGN variation (RAV), an
+    alternative to move `ply` + 1: `(2... H8+7 3. H2+3)`; the moves that cannot be played there (a
+    line an undo took back) are left out."""
+    game = board.replay().at(ply)
+    tokens = []
+    for move in line:
+        try:
+            game.play(move)
+        except rules.RulesError:
+            break
+        index = game.ply - 1 + black_first
+        if index % 2 == 0 or not tokens:
+            tokens.append(f"{index // 2 + first_number}{'.' if index % 2 == 0 else '...'}")
+        tokens.append(game.notation[-1] if wxf else game.moves[-1])
+    return "(" + " ".join(tokens) + ")"
 
 
 def time_control(options: dict) -> str:

@@ -253,6 +253,7 @@ PREFERENCES = {
     "autoleave": ("off", "on"),                     # on: a vacation day is spent instead of a time-out
     "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.timing.digest)
     "calendar": ("on", "off"),                      # on: a deadline's iCalendar event in board mails
+    "notes": ("private", "share"),                  # share: notes join a game's record once it ends
     "movetimes": ("off", "on"),                     # on: each move's time in the move list
     "tz": ZONES,                                    # the zone those times are in (an IANA name)
 }
