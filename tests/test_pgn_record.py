@@ -70,7 +70,11 @@ def test_a_whole_game_comes_back_as_pgn_in_its_final_mails(tmp_path, variant):
     assert parsed.result == board.result != "*"
     assert replay(parsed.tags, parsed.moves).fen() == board.replay().fen()
     assert len(parsed.moves) == board.ply
-    assert [c for c in parsed.comments[:-1]] == said
+    stamps = [c for c in parsed.comments if c[1].startswith("[%timestamp ")]
+    played = [row[0] for row in post.db.execute("SELECT played_at FROM moves ORDER BY ply")]
+    # each move's time after it (docs/decisions.md), the players' comments before
+    assert stamps == [(ply, f"[%timestamp {at[:10]}T{at[11:19]}Z]") for ply, at in enumerate(played, 1)]
+    assert [c for c in parsed.comments[:-1] if c not in stamps] == said
     assert board.reason in parsed.comments[-1][1]          # the result's reason, last
 
 
@@ -100,4 +104,5 @@ def test_record_through_pbm_deliver(pbm_env):
     name, record = attachment(mail)
     assert name == "xiangqi-101.pgn"
     parsed = read(record)
-    assert parsed.moves == ["C2=5"] and parsed.comments == [(1, "alice: The central cannon.")]
+    assert parsed.moves == ["C2=5"] and parsed.comments[0] == (1, "alice: The central cannon.")
+    assert parsed.comments[1][1].startswith("[%timestamp ")

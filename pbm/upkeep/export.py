@@ -80,7 +80,7 @@ def _pgn(db: Database, folder: Path, site: str) -> int:
                                              [games.FINISHED])]
     for game_id in finished:
         board = games.get(db, game_id)
-        text = pgn.record(board, games.comments(db, board), site)
+        text = pgn.record(board, games.comments(db, board, timed=True), site)
         (folder / pgn.filename(board)).write_text(text, encoding="utf-8")
     return len(finished)
 

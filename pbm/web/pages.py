@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import i18n
-from pbm.commands.mails import notelines, notify
+from pbm.commands.mails import movetimes, notelines, notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
@@ -98,6 +98,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
                                 away=notify.away_lines(ctx, board))
         if user in board.players:           # their own page: their notes, all of them
             values["own_notes"] = notelines.lines(game, notes.of(db, board.id, user), None)
+        values["timed"] = movetimes.listed(db, board, game, prefs)
         shown = game if upto is None else game.at(upto)
         picture = _drawn(board, user, prefs, shown)
         here = board.ply if upto is None else upto
@@ -150,6 +151,6 @@ def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -
     fmt = formats.BY_SUFFIX.get(suffix)
     if fmt is None or fmt not in formats.of(board.variant):
         raise NotFound(suffix)
-    text = fmt.write(board, games.comments(db, board), config.server.address, prefs["lang"])
+    text = fmt.write(board, games.comments(db, board, timed=True), config.server.address, prefs["lang"])
     data, charset = formats.encoded(fmt, text, utf8)
     return data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)

@@ -95,7 +95,7 @@ def _arbiters(ctx: Context, board: Board, user: str, text: str) -> list[str]:
     send to decide, and the game's record attached.  Returns those who have an address."""
     names = [a.lower() for a in ctx.config.admins.users]
     game = board.replay()
-    record = pgn.record(board, games.comments(ctx.db, board), ctx.config.server.address)
+    record = pgn.record(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address)
     sent = []
     for name, who in accounts.readers(ctx.db, names).items():
         if who.address is None:

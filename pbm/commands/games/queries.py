@@ -166,7 +166,7 @@ def record(ctx: Context, req: Request) -> None:
     """The game's record in the format asked for (PGN by default), in the mail and attached."""
     board = load_board(ctx, req.game, req.args[0])
     fmt = record_format(board, req.args[1] if len(req.args) > 1 else "pgn")
-    text = fmt.write(board, games.comments(ctx.db, board), ctx.config.server.address, i18n.language())
+    text = fmt.write(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address, i18n.language())
     name = formats.filename(fmt, board)
     data, charset = formats.encoded(fmt, text)
     ctx.out.append(compose.answer(

@@ -343,7 +343,7 @@ class _BoardMail(NamedTuple):
 
 def record(ctx: Context, board: Board) -> str:
     """The game's PGN (pbm.model.play.pgn), with the comments and chat of its players."""
-    return pgn.record(board, games.comments(ctx.db, board), ctx.config.server.address)
+    return pgn.record(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address)
 
 
 def _kind(board: Board, user: str) -> str:

@@ -252,13 +252,17 @@ def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str]]
                       [board.id]).fetchall()
 
 
-def comments(db: Database, board: Board) -> list[tuple[int, str | None, str]]:
+def comments(db: Database, board: Board, *, timed: bool = False) -> list[tuple[int, str | None, str]]:
     """(moves played then, author, text) of every comment and chat the players sent, in order, and
     a thematic tournament's book moves (no author) before the first move; once the game is over,
-    the notes its players shared (pbm.model.play.notes), a saved line in coordinates after them."""
+    the notes its players shared (pbm.model.play.notes), a saved line in coordinates after them;
+    `timed` (a record's comments): each move's time after it, `[%timestamp 2026-11-28T06:43:12Z]`."""
     said = db.execute("SELECT ply, user_id, CASE kind WHEN 'book' THEN 'book: ' || detail ELSE "
                       "detail END FROM events WHERE game_id = ? AND kind IN ('comment', 'chat', "
                       "'book') ORDER BY id", [board.id]).fetchall()
+    if timed:       # a record's: when each move was made, as PGN readers take it (docs/decisions.md)
+        said = said + [(ply, None, f"[%timestamp {at[:19].replace(' ', 'T')}Z]") for ply, at in db.execute(
+            "SELECT ply, played_at FROM moves WHERE game_id = ? AND ply <= ? ORDER BY ply", [board.id, board.ply])]
     if board.status == ACTIVE:          # a player's notes stay theirs while the game runs
         return said
     return said + [(note.ply, f"{user} (note)", notes.in_record(note)) for user, note in notes.shared(db, board.id)]
