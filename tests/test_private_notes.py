@@ -94,3 +94,30 @@ def test_deadline_event_move_times_and_pieces_by_real_processes(pbm_env: PbmEnv)
     assert "  2. bob    h10g8  H8+7" in status and "1 d 6 h" in status and "5 h 0 min" in status
     words = " ".join(plain(mails[B]).split())
     assert "Red: king e1; advisor d1, f1; elephant c1, g1; horse b1, g3;" in words
+
+
+def test_a_screen_reader_finds_every_piece_on_the_page(pbm_env: PbmEnv) -> None:
+    """The game's page in Chromium, read as a screen reader reads it (the accessibility tree): the
+    list under the board names every piece of both sides, and the picture's name says the same."""
+    import re
+
+    from support.devtools import accessible_names
+    from support.processes import free_port, wait_until
+    from test_web import _listening
+
+    port = free_port()
+    pbm_env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}"})
+    server = pbm_env.start_server()
+    try:
+        assert wait_until(lambda: _listening(port), 30), server.log()
+        table = seated(pbm_env)
+        mails = table.game("alice", "move", "h3e3")
+        link = re.search(r"http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+", plain(mails[B]))[0]
+        names = accessible_names(link)
+        red = next(n for n in names if n.startswith("Red: king e1;") and "Black" not in n)
+        black = next(n for n in names if n.startswith("Black: king e10;"))
+        for words in (red, black):          # the list's items, one a side
+            assert len(re.findall(r"\b[a-i](?:10|[1-9])\b", words)) == 16, words
+        assert any(n.startswith("Red: king e1;") and "Black: king e10;" in n for n in names)   # the picture
+    finally:
+        assert server.stop() == 0
