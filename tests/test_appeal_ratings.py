@@ -23,13 +23,13 @@ def test_an_adjudication_on_appeal_replaces_the_rating_of_the_ruling(post):
         post.move(board, ("alice", "bob")[ply % 2], move)
     assert post.db.execute("SELECT result, reason FROM games").fetchall() == [("1/2-1/2", "repetition: draw")]
     drawn = ratings(post)
-    assert drawn["alice"] == (1600.0, 1, 0, 0, 1) and drawn["bob"] == (1600.0, 1, 0, 0, 1)
+    assert drawn["alice"] == (1500.0, 1, 0, 0, 1) and drawn["bob"] == (1500.0, 1, 0, 0, 1)
 
     post.send(f"xiangqi appeal {board} alice Sw0rdfish", "Bob repeated on purpose.")
     post.send(f"xiangqi adjudicate {board} root R00t-admin alice bob repeated to save the game",
               sender="root@example.org")
     won = ratings(post)
-    assert won["alice"] == (1616.0, 1, 1, 0, 0) and won["bob"] == (1584.0, 1, 0, 1, 0)
+    assert won["alice"] == (1741.476, 1, 1, 0, 0) and won["bob"] == (1258.524, 1, 0, 1, 0)
     assert post.db.execute("SELECT count(*) FROM rating_changes").fetchone() == (2,)
 
     [refused] = post.send(f"xiangqi adjudicate {board} root R00t-admin bob", sender="root@example.org")
