@@ -12,7 +12,7 @@ from support.postoffice import PostOffice
 
 from pbm.config import load_config
 from pbm.model import schema, store
-from pbm.model.db import timestamp
+from pbm.model.db import Database, timestamp
 from pbm.model.players import ratings
 from pbm.ratings import correspondence
 from pbm.ratings.glicko2 import CENTRE, SCALE, Glicko, rate
@@ -168,7 +168,6 @@ def test_the_migration_replays_an_elo_database_into_glicko_2_and_keeps_the_elo(t
         if isinstance(migration, str):
             conn.executescript(migration)
         else:
-            from pbm.model.db import Database
             migration(Database(conn))
         conn.execute("INSERT INTO schema_version VALUES (?, 't')", [number])
     rng, moment, elo = random.Random(5), START, {}

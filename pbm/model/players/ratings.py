@@ -23,7 +23,8 @@ from pbm.ratings import correspondence
 from pbm.ratings.glicko2 import Glicko
 
 START = correspondence.START
-RATED = "status = 'finished' AND rated = 1 AND accepted_at IS NOT NULL"   # pbm.commands.games.turns.finish
+# The games pbm.commands.games.turns.finish rates (board.rated and board.accepted), as SQL.
+RATED = "status = 'finished' AND rated = 1 AND accepted_at IS NOT NULL"
 
 
 @dataclass(frozen=True)
