@@ -110,7 +110,7 @@ def _column_ends(text: str) -> list[int]:
 
 @pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
 def test_a_translated_column_heading_keeps_the_columns(lang):
-    heading = " Rank  Player            Rating  Games   Won  Lost  Drawn"     # standings.j2
+    heading = " Rank  Player           Rating       Games   Won  Lost  Drawn"     # standings.j2
     with i18n.speaking(lang):
         translated = i18n._(heading)
     assert translated != heading

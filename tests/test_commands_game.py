@@ -137,8 +137,8 @@ def test_full_game_to_checkmate_by_mail(post):
     assert "Your reply had no move in it" in flat(error)
     assert "Xiangqi Board 101 over: alice won (checkmate) was not carried out" in flat(error)
     [table] = post.send("xiangqi standings")
-    assert re.search(r"1  alice +1616\? +1 +1 +0 +0", text(table))
-    assert re.search(r"2  bob +1584\? +1 +0 +1 +0", text(table))
+    assert re.search(r"1  alice +1741\? ±793 +1 +1 +0 +0", text(table))
+    assert re.search(r"2  bob +1259\? ±793 +1 +0 +1 +0", text(table))
 
 
 def test_move_errors(post):
@@ -273,7 +273,7 @@ def test_draw_offer_accepted(post):
     mails = by_recipient(post.move(board, "bob", "accept"))
     assert "Draw (by agreement)." in flat(mails[player("alice")])
     [table] = post.send("xiangqi standings")
-    assert re.search(r"alice +1600\? +1 +0 +0 +1", text(table))
+    assert re.search(r"alice +1500\? ±793 +1 +0 +0 +1", text(table))
 
 
 def test_a_move_declines_a_draw_offer(post):
@@ -473,7 +473,7 @@ def test_admin_adjudicate(post):
     assert post.db.execute("SELECT kind, user_id, detail FROM events WHERE kind = 'adjudicate'").fetchall() \
         == [("adjudicate", "root", "black: bob left it won")]
     [table] = post.send("xiangqi standings")
-    assert re.search(r"1  bob +1616\?", text(table))
+    assert re.search(r"1  bob +1741\? ±793", text(table))
 
 
 def test_admin_adjudicate_draw_forfeit_cancel(post):

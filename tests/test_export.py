@@ -41,6 +41,9 @@ def test_export_writes_the_tables_and_a_pgn_per_finished_game(pbm_env: PbmEnv, t
     players = rows("players")
     assert [p["id"] for p in players] == ["alice", "bob"] and "password" not in players[0]
     assert {r["user_id"] for r in rows("ratings")} == {"alice", "bob"}
+    won = {r["user_id"]: r for r in rows("rating_changes")}
+    assert float(won["bob"]["score"]) == 1.0 and float(won["bob"]["after"]) > 1500
+    assert float(won["bob"]["deviation"]) < 500 and rows("elo_history") == []
     everything = "".join(path.read_text(encoding="utf-8") for path in dest.rglob("*") if path.is_file())
     assert "scrypt$" not in everything and not any(p in everything for p in PASSWORDS.values())
 

@@ -71,6 +71,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
         mails += post.send(f"{game} move {board} bob {PASSWORDS['bob']} accept", sender="bob@example.org")
         mails += post.send(f"{game} player alice") + post.send(f"{game} history alice")   # a draw only
         mails += post.send(f"{game} standings")
+        mails += post.send(f"{game} ratings")
     mails += post.send("xiangqi challenge alice bob", sender="alice@example.org")      # Board 102
     mails += post.send(f"xiangqi conditional 102 bob {PASSWORDS['bob']}", "h3e3 h10g8\nh3h9 h10g8",
                        sender="bob@example.org")
@@ -138,9 +139,11 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
         monkeypatch.setitem(catalogue.GAMES, game, dataclasses.replace(catalogue.GAMES[game],
                                                                        help_template="game_help.j2"))
         mails += post.send(f"{game} help")
-    # page.html.j2 and tournament_page.html.j2 are web pages, not mails (tests/test_web.py)
+    # page.html.j2, tournament_page.html.j2 and ratings_page.html.j2 are web pages, not mails
+    # (tests/test_web.py)
     assert rendered >= {path.name for path in _templates()} - {"game_commands.j2", "page.html.j2",
-                                                               "tournament_page.html.j2"} - \
+                                                               "tournament_page.html.j2",
+                                                               "ratings_page.html.j2"} - \
         {f"{g}_help.j2" for g in ("xiangqi", "janggi", "padwarqi", "giqi") if g not in catalogue.served()}
     # a link or a FEN is never broken: a copy of a broken one would not work
     long = [(mail["Subject"], line) for mail in mails for line in text(mail).splitlines()

@@ -15,12 +15,12 @@ def test_a_profile_after_a_won_game_and_with_one_running(tmp_path):
     [profile] = post.send("xiangqi player alice", sender="carol@example.org")
     assert profile["Subject"] == "Xiangqi player alice"
     body = text(profile)
-    assert "Rating: 1616? after 1 rated game (1 won, 0 drawn, 0 lost)" in body
-    assert "Board 101 against bob              1600 -> 1616 (+16)" in body
+    assert "Rating: 1741? ±793 after 1 rated game (1 won, 0 drawn, 0 lost)" in body
+    assert "Board 101 against bob              1500 -> 1741 (+241)" in body
     assert "  bob              1 won, 0 drawn, 0 lost" in body
     assert "  102  carol - alice" in body and "carol to move" in body
     [other] = post.send("xiangqi player bob")
-    assert "1584? after 1 rated game (0 won, 0 drawn, 1 lost)" in text(other)
+    assert "1259? ±793 after 1 rated game (0 won, 0 drawn, 1 lost)" in text(other)
     [none] = post.send("janggi player alice")
     assert "No rated games finished yet." in text(none) and "No games in progress." in text(none)
     [error] = post.send("xiangqi player nobody")
@@ -32,4 +32,4 @@ def test_player_through_pbm_deliver(pbm_env):
     pbm_env.replies()
     pbm_env.mail("xiangqi player alice", sender="stranger@example.org")
     [profile] = pbm_env.replies()
-    assert profile["To"] == "stranger@example.org" and "Rating: 1600?" in text(profile)
+    assert profile["To"] == "stranger@example.org" and "Rating: 1500? ±1000" in text(profile)

@@ -53,17 +53,17 @@ def test_a_join_outside_the_rating_band_is_refused(pbm_env):
     for user in ("ann", "ben", "cat"):
         send(pbm_env, user, f"signup {user} {password(user)}")
     [created] = send(pbm_env, "ann", f"xiangqi tournament create open ann {password('ann')} "
-                                     f"--system=roundrobin --band=1500-1599")
-    assert "Players rated 1500 to 1599 in Xiangqi may join (a new player counts as 1600)." in \
+                                     f"--system=roundrobin --band=1600-1900")
+    assert "Players rated 1600 to 1900 in Xiangqi may join (a new player counts as 1500)." in \
         " ".join(text(created).split())
-    # everyone starts at 1600: ben is refused, with the band and his rating named
+    # everyone starts at 1500: ben is refused, with the band and his rating named
     [refused] = send(pbm_env, "ben", f"xiangqi tournament join open ben {password('ben')}")
     said = " ".join(text(refused).split())
-    assert ("open takes players rated 1500 to 1599 in Xiangqi, and the rating of ben is 1600. "
+    assert ("open takes players rated 1600 to 1900 in Xiangqi, and the rating of ben is 1500? ±1000. "
             "Tournaments that take everyone: xiangqi tournaments") in said
     assert pbm_env.query("SELECT count(*) FROM tournament_entrants") == [(0,)]
     [created] = send(pbm_env, "ann", f"xiangqi tournament create wide ann {password('ann')} "
-                                     f"--system=roundrobin --band=1500-1700")
+                                     f"--system=roundrobin --band=1400-1700")
     [joined] = send(pbm_env, "cat", f"xiangqi tournament join wide cat {password('cat')}")
     assert "player number 1" in text(joined) and address("cat") == joined["To"]
 
@@ -91,7 +91,7 @@ def test_a_thematic_round_robin_to_its_end_is_rated(pbm_env):
     assert fens == [("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2", 1)]
     assert {r[4] for r in pairings(pbm_env) if r[3]} == {"0-1"}
     assert pbm_env.query("SELECT count(DISTINCT game_id) FROM rating_changes") == [(3,)]
-    assert all(rating != 1600 for (rating,) in pbm_env.query("SELECT rating FROM ratings"))
+    assert all(rating != 1500 for (rating,) in pbm_env.query("SELECT rating FROM ratings WHERE variant = 'xiangqi'"))
     number = pairings(pbm_env)[0][5]
     [record] = send(pbm_env, "ann", f"xiangqi record {number}")
     pgn = " ".join(text(record).split())

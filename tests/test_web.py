@@ -93,6 +93,7 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert "<script" not in page and "style=" not in page
     assert "C2=5" in page and "H8+7" in page and "H2+3" in page       # alice's notation: WXF
     assert "It is bob&#39;s turn." in page and "The central cannon." in page
+    assert "<b>alice</b></td><td>1500? ±1000</td>" in page      # each player's rating, as of now
     assert 'src="' in page and "record.pgn" in page and "record.zh.pgn" in page and "record.dhtmlxq" in page
     chinese = fetch(links["bob"])[2].decode()
     assert "炮二平五" in chinese and "马８进７" not in chinese and "马8进7" in chinese
@@ -196,6 +197,10 @@ def test_a_tournament_page_links_its_games_public_views(site, tmp_path):
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert 'lang="ko"' in answer.read().decode()
     assert fetch(f"{base}/t/xiangqi/nosuch")[0] == 404 and fetch(f"{base}/p/xiangqi-999")[0] == 404
+    # the game's rating list: sure ratings only -- none yet, a tournament just started
+    status, headers, body = fetch(f"{base}/r/xiangqi")
+    assert status == 200 and "<h1>Xiangqi ratings</h1>" in body.decode() and "No rating is sure yet" in body.decode()
+    assert headers["Referrer-Policy"] == "no-referrer" and fetch(f"{base}/r/chess")[0] == 404
     folder = SHOTS or tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     image = screenshot_url(link, folder / "tournament-390.png", width=390, height=900)

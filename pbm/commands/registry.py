@@ -212,7 +212,9 @@ COMMANDS: list[Command] = [
             game=True, max_args=20),
     Command("history", "[USERID]", N_("finished games, newest first"), queries.history, game=True,
             max_args=1),
-    Command("standings", "", N_("the rating table (Elo)"), queries.standings, game=True),
+    Command("standings", "", N_("every rating of this game, sure or not (Glicko-2)"), queries.standings,
+            game=True),
+    Command("ratings", "", N_("the rating list: sure ratings only"), queries.rating_list, game=True),
     Command("chat", "BOARD USERID PASSWORD", N_("send the body of your mail to the players and observers"),
             play.chat, game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("subscribe", "BOARD USERID PASSWORD", N_("observe a game: get its mail after every move"),
@@ -250,10 +252,11 @@ COMMANDS: list[Command] = [
             tournament.tournament,
             game=True, min_args=2, max_args=5, params=True, passwords=(3,),
             details=N_("create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
-                    "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
-                    "[-params] [unrated]: you direct it (--rounds for a Swiss, --double for a double "
-                    "round robin, --tiebreaks: FIDE's abbreviations in order, such as BH-C1,BH,SB, "
-                    "--band: the ratings that may join, --theme: the moves every game starts after). "
+                    "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] "
+                    "[--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a Swiss, "
+                    "--double for a double round robin, --tiebreaks: FIDE's abbreviations in order, "
+                    "such as BH-C1,BH,SB, --band: the ratings that may join, --sure: sure ratings "
+                    "only, --theme: the moves every game starts after). "
                     "join NAME USERID PASSWORD enters "
                     "it, leave takes the entry back (after the start: you forfeit the rest). start "
                     "NAME USERID PASSWORD (the director) pairs round 1 and starts its games; each "

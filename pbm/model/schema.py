@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pbm.mail import reading
 from pbm.mail.reading import MASK
 from pbm.model.db import Database
+from pbm.model.players.ratings import to_glicko_2
 from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
@@ -295,4 +296,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     LIMITS,
     TOURNAMENT_CHOICES,
     NOTES,
+    to_glicko_2,
 ]

@@ -27,10 +27,11 @@ TABLES = {
              "ply, result, winner, reason, created_at, finished_at FROM games ORDER BY id",
     "moves": "SELECT game_id, ply, move, notation, auto, played_at FROM moves ORDER BY game_id, ply",
     "players": "SELECT id, created_at, closed_at FROM users ORDER BY id",
-    "ratings": "SELECT variant, user_id, rating, games, wins, losses, draws FROM ratings "
-               "ORDER BY variant, rating DESC",
-    "rating_changes": "SELECT variant, user_id, game_id, at, before, after FROM rating_changes "
-                      "ORDER BY at",
+    "ratings": "SELECT variant, user_id, rating, deviation, volatility, latest, games, wins, losses, "
+               "draws FROM ratings ORDER BY variant, rating DESC",
+    "rating_changes": "SELECT variant, user_id, game_id, at, score, before, after, deviation, volatility "
+                      "FROM rating_changes ORDER BY at, game_id",
+    "elo_history": "SELECT variant, user_id, game_id, at, before, after FROM elo_history ORDER BY at",
     "tournaments": "SELECT id, variant, name, director, system, double, rounds, rated, status, round, "
                    "created_at, started_at, finished_at FROM tournaments ORDER BY id",
     "tournament_entrants": "SELECT tournament_id, user_id, number, rating, withdrawn_at FROM "

@@ -1,10 +1,11 @@
 """A game's page as one reader sees it, and its picture and records, read from the database alone.
 
 The page says what the reader's board mail says -- the board from their side (the mail's picture),
-the players, whose turn, the clocks, the comments, the moves in their notation and language -- and
-steps through the game with plain links (`?ply=N`).  A reader's link carries an HMAC of the game,
-the reader and their token epoch (pbm.model.players.tokens.page): anything else is NotFound, and so is a
-link of a reader who is no longer a player or observer of the game.
+the players (and their ratings in the game, as of now), whose turn, the clocks, the comments, the
+moves in their notation and language -- and steps through the game with plain links (`?ply=N`).
+A reader's link carries an HMAC of the game, the reader and their token epoch
+(pbm.model.players.tokens.page): anything else is NotFound, and so is a link of a reader who is no
+longer a player or observer of the game.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
 from pbm.model.play import games, notes
-from pbm.model.players import accounts, tokens
+from pbm.model.players import accounts, ratings, tokens
 from pbm.model.db import Database
 from pbm.model.play.games import Board
 from pbm.outbox import compose
@@ -106,7 +107,8 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
             "page.html.j2", **values, token=token, picture=picture,
             src=f"{token}/board.png" + ("" if upto is None else f"?ply={upto}"),
             rows=_rows(board, game, prefs["notation"], here), ply=here, last=board.ply,
-            comments=games.comments(db, board), records=formats.of(board.variant))
+            comments=games.comments(db, board), records=formats.of(board.variant),
+            ratings={u: ratings.get(db, board.variant, u).shown(now) for u in board.players})
 
 
 def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:

@@ -22,7 +22,7 @@ from aiohttp import web
 from pbm.config import Config
 from pbm.model.db import Database
 from pbm.model.store import open_reader
-from pbm.web import pages, tournaments
+from pbm.web import pages, ratings, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class _Readers(threading.local):
 def app(config: Config) -> web.Application:
     """The pages' application: a reader's page `/g/TOKEN` (its picture `/g/TOKEN/board.png`, its
     records `/g/TOKEN/record.SUFFIX`), a game's public view `/p/xiangqi-101` (the same beneath it),
-    a tournament's page `/t/xiangqi/NAME`."""
+    a tournament's page `/t/xiangqi/NAME`, a game's rating list `/r/xiangqi`."""
     readers = _Readers()
 
     def read(work: Callable[[Database, Config], T]) -> T:
@@ -88,6 +88,12 @@ def app(config: Config) -> web.Application:
             request.headers.get("Accept-Language", ""), datetime.now(timezone.utc)))
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
 
+    async def rating_list(request: web.Request) -> web.Response:
+        html = await run(lambda db, config: ratings.page(
+            db, request.match_info["variant"], request.headers.get("Accept-Language", ""),
+            datetime.now(timezone.utc)))
+        return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
+
     async def stylesheet(request: web.Request) -> web.Response:
         return web.Response(body=STYLESHEET, content_type="text/css", charset="utf-8",
                             headers={**HEADERS, "Cache-Control": "public, max-age=86400"})
@@ -105,6 +111,7 @@ def app(config: Config) -> web.Application:
     application.add_routes([web.get(game_page, game), web.get(game_page + "/board.png", board),
                             web.get(game_page + "/record.{suffix}", record),
                             web.get("/t/{variant}/{name}", tournament),
+                            web.get("/r/{variant}", rating_list),
                             web.get("/static/page.css", stylesheet)])
     return application
 

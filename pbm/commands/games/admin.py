@@ -5,8 +5,9 @@ password like anyone else.  Every ruling is stored in the game row (the reason n
 and in the event record with the admin's id and reason, and both players (and the observers) get
 the game mail saying so.  Adjudications and forfeits are rated like any result; a cancelled game
 has no result and is not rated.  A finished game may be adjudicated again while a player's appeal
-against its ruling is open (pbm.commands.games.appeals): the old result's rating is taken back, the new
-one rated, and the appeal is decided.
+against its ruling is open (pbm.commands.games.appeals): the appeal is decided, and the ratings are
+rated again from the old result's place on, without it, with the new result rated at the ruling
+(pbm.model.players.ratings.rerate_from).
 """
 from __future__ import annotations
 
@@ -59,11 +60,13 @@ def adjudicate(ctx: Context, req: Request) -> None:
     else:
         raise CommandError(_("The verdict must be the winner's user id or side, or draw: one of {words}, "
                              "draw.").format(words=", ".join([board.player1, board.player2, *sides])))
-    if board.status == games.FINISHED:            # on appeal: the result the ruling gave goes
+    ended = board.finished_at if board.status == games.FINISHED else None
+    if ended:                                     # on appeal: the result the ruling gave goes
         appeals.close(ctx.db, board, appeals.DECIDED, admin, ctx.now)
-        score = 1.0 if board.winner == board.player1 else 0.0 if board.winner == board.player2 else 0.5
-        ratings.withdraw(ctx.db, board.variant, board.id, {board.player1: score, board.player2: 1 - score})
     turns.finish(ctx, board, winner, f"adjudicated by {admin}: {reason}")
+    if ended and board.rated and board.accepted:  # rated again from where the old result was on
+        games.save(ctx.db, board, ctx.now)
+        ratings.rerate_from(ctx.db, board.variant, board.id, since=ended)
     _record(ctx, board, game, admin, "adjudicate", f"{verdict}: {reason}",
             lambda: (_("Administrator {admin} adjudicated {title} Board {number}: a draw. Reason: {why}")
                      if winner is None else

@@ -24,6 +24,7 @@ from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
 from pbm.model.play import games
 from pbm.model.players import accounts, ratings, reliability, vacations
+from pbm.ratings import correspondence
 from pbm.model.play.games import Board
 from pbm.outbox import bounces, compose
 from pbm.records import formats
@@ -145,7 +146,8 @@ def player(ctx: Context, req: Request) -> None:
     rating = ratings.get(ctx.db, req.game, user)
     running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
     ctx.answer(_("{title} player {user}").format(title=title, user=user), "player.j2", title=title, user=user, rating=rating,
-               provisional_games=ratings.PROVISIONAL_GAMES, changes=ratings.changes(ctx.db, req.game, user),
+               shown=rating.shown(ctx.now), provisional=correspondence.provisional(rating.at(ctx.now)),
+               limit=correspondence.PROVISIONAL, changes=ratings.changes(ctx.db, req.game, user),
                opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
                vacation=vacations.describe(ctx.db, user), reliability=_reliability(ctx, user))
 
@@ -227,10 +229,23 @@ def _line(board: Board) -> str:
 
 
 def standings(ctx: Context, req: Request) -> None:
+    """Every rating of the game, sure or not."""
     title = catalogue.title(req.game)
-    rows = ratings.standings(ctx.db, req.game)
-    ctx.answer(_("{title} standings").format(title=title), "standings.j2", title=title, rows=rows, start=ratings.START,
-               k=ratings.K, provisional_games=ratings.PROVISIONAL_GAMES)
+    _rating_table(ctx, _("{title} standings").format(title=title), ratings.standings(ctx.db, req.game),
+                  sure_only=False)
+
+
+def rating_list(ctx: Context, req: Request) -> None:
+    """`GAME ratings`: the sure ratings only, as Lichess's leaderboards list only rankable ones."""
+    title = catalogue.title(req.game)
+    _rating_table(ctx, _("{title} ratings").format(title=title),
+                  ratings.rating_list(ctx.db, req.game, ctx.now), sure_only=True)
+
+
+def _rating_table(ctx: Context, heading: str, rows: list[ratings.Rating], sure_only: bool) -> None:
+    ctx.answer(heading, "standings.j2", heading=heading, sure_only=sure_only, now=ctx.now, rows=rows,
+               start=correspondence.shown(ratings.START), provisional=correspondence.PROVISIONAL,
+               sure=correspondence.SURE)
 
 
 def preview(ctx: Context, req: Request) -> None:

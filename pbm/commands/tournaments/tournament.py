@@ -81,7 +81,7 @@ def tournament(ctx: Context, req: Request) -> None:
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
-                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
+                      "[--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] [--timeout=DAYS] "
                       "[-params] [unrated]",
             "show": "", "withdraw": " PLAYER"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
@@ -101,7 +101,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     options = dict(req.options)
     system, double, wanted = _system(options)
     chosen = choices.tiebreaks(options, system)
-    band = choices.band(options)
+    band, sure = choices.band(options)
     most = _max_timeouts(options)
     params = dict(req.params)
     theme = choices.theme(options, variant, params)
@@ -124,12 +124,14 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                            theme)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
+    if sure:
+        ratings.require_sure(ctx.db, t.id)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
-                   *choices.described(t)])
+                   *choices.described(t, sure)])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -192,7 +194,8 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
-    choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).rating)
+    choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).at(ctx.now),
+                       ratings.sure_required(ctx.db, t.id))
     room = ctx.config.server.tournament_players
     if len(tournaments.entries(ctx.db, t)) >= room:
         raise CommandError(_("{name} is full: it has {n} players, the most a tournament on this server "
@@ -314,7 +317,7 @@ def show(ctx: Context, t: Tournament) -> None:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
             users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
-            *choices.described(t)]
+            *choices.described(t, ratings.sure_required(ctx.db, t.id))]
     else:
         lines = []
     text, html = rounds.render(values, lines)

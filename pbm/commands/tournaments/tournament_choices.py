@@ -1,6 +1,7 @@
 """The choices a director makes when creating a tournament beyond its system: the tie-breaks
 (`--tiebreaks`, FIDE's abbreviations in order), the rating band of the entry (`--band=MIN-MAX`:
-a player whose rating in that game, 1600 for a new player, is outside may not join) and the theme
+a player whose rating in that game, 1500 for a new player, is outside may not join; `--sure`:
+nor may one whose rating is not sure, with or without a band) and the theme
 (`--theme=MOVES`: every game starts from the position after these moves, in any notation the
 server reads, kept as coordinates; the games stay rated, and their records show the moves as book
 with the position they start from)."""
@@ -15,6 +16,8 @@ from pbm.commands.games import play
 from pbm.commands.base import CommandError
 from pbm.i18n import _
 from pbm.model.play.tournaments import Tournament
+from pbm.ratings import correspondence
+from pbm.ratings.glicko2 import Glicko
 from pbm.tournaments import tiebreaks as fide
 
 BAND = re.compile(r"(\d{1,4})-(\d{1,4})")
@@ -46,36 +49,56 @@ def tiebreaks(options: dict[str, str], system: str) -> tuple[str, ...] | None:
     return codes
 
 
-def band(options: dict[str, str]) -> tuple[int, int] | None:
-    """--band=MIN-MAX taken out of `options`: the lowest and highest rating that may join."""
+def band(options: dict[str, str]) -> tuple[tuple[int, int] | None, bool]:
+    """--band=MIN-MAX and --sure taken out of `options`: the lowest and highest rating that may
+    join (None: any), and whether only sure ratings may."""
+    sure = "sure" in options
+    if options.pop("sure", ""):
+        raise CommandError(_("--sure stands alone, without a value: it lets in only players whose "
+                             "rating is sure (deviation at most {sure}), for example --band=1600-1900 "
+                             "--sure.").format(sure=round(correspondence.SURE)))
     given = options.pop("band", None)
     if given is None:
-        return None
+        return None, sure
     found = BAND.fullmatch(given.strip())
     if found is None or int(found[1]) > int(found[2]):
         raise CommandError(_("--band={given} is not a rating band: write --band=MIN-MAX, the lowest "
                              "and the highest rating that may join, for example --band=1400-1800."
                              ).format(given=given))
-    return int(found[1]), int(found[2])
+    return (int(found[1]), int(found[2])), sure
 
 
-def check_band(t: Tournament, user: str, rating: float) -> None:
-    """Refuse `user`'s entry when their rating is outside the tournament's band."""
-    if t.band is None or t.band[0] <= round(rating) <= t.band[1]:
-        return
-    raise CommandError(_("{name} takes players rated {low} to {high} in {title}, and the rating of "
-                         "{user} is {rating}. Tournaments that take everyone: {command}").format(
-        name=t.name, low=t.band[0], high=t.band[1], title=catalogue.title(t.variant), user=user,
-        rating=round(rating), command=f"{t.variant} tournaments"))
+def check_band(t: Tournament, user: str, rating: Glicko, sure: bool) -> None:
+    """Refuse `user`'s entry when their rating (as of now) is outside the tournament's band, or,
+    `sure` (--sure), not sure."""
+    command = f"{t.variant} tournaments"
+    if t.band is not None and not t.band[0] <= round(rating.rating) <= t.band[1]:
+        raise CommandError(_("{name} takes players rated {low} to {high} in {title}, and the rating of "
+                             "{user} is {rating}. Tournaments that take everyone: {command}").format(
+            name=t.name, low=t.band[0], high=t.band[1], title=catalogue.title(t.variant), user=user,
+            rating=correspondence.shown(rating), command=command))
+    if sure and not correspondence.sure(rating):
+        raise CommandError(_("{name} takes only players whose {title} rating is sure: deviation at "
+                             "most {sure}, shown as ± {twice} or less. The rating of {user} is "
+                             "{rating}; it grows surer with every rated game. Tournaments that take "
+                             "everyone: {command}").format(
+            name=t.name, title=catalogue.title(t.variant), sure=round(correspondence.SURE),
+            twice=round(2 * correspondence.SURE), user=user, rating=correspondence.shown(rating),
+            command=command))
 
 
-def described(t: Tournament) -> list[str]:
+def described(t: Tournament, sure: bool) -> list[str]:
     """The choices worth telling whoever reads about the tournament before it starts."""
     found = []
     if t.band is not None:
         found.append(_("Players rated {low} to {high} in {title} may join (a new player counts "
-                       "as 1600).").format(low=t.band[0], high=t.band[1],
-                                           title=catalogue.title(t.variant)))
+                       "as {start}).").format(low=t.band[0], high=t.band[1],
+                                              title=catalogue.title(t.variant),
+                                              start=round(correspondence.START.rating)))
+    if sure:
+        found.append(_("Only sure ratings may join: deviation at most {sure}, shown as ± {twice} or "
+                       "less.").format(sure=round(correspondence.SURE),
+                                       twice=round(2 * correspondence.SURE)))
     if t.theme:
         found.append(_("A thematic tournament: every game starts after {moves}.").format(
             moves=book(t)))

@@ -49,6 +49,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     tournament tournaments
     limit
     ruling appeal dismiss
+    ratings
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
