@@ -45,6 +45,7 @@ class ServerSection:
     challenges_waiting: int = 5         # challenges waiting for one player, from all challengers
     reset_codes_per_day: int = 3        # reset codes mailed to one user in a day, however many ask
     signups_per_day: int = 3            # accounts made from one sender address in a day
+    answers_per_day: int = 5            # mails to one address that is no player's in a day
     tournaments_per_week: int = 2       # tournaments one user may create in a week
     tournament_players: int = 64        # entrants of one tournament, at most
 
