@@ -140,6 +140,9 @@ class ImapSection:
 class WebSection(_Listening):
     listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
     base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
+    connections: int = 256              # open connections to the pages, at most (more: closed at once)
+    connections_per_address: int = 32   # ... from one client address
+    head_timeout: float = 10.0          # seconds a connection may take to send a whole request
 
 
 SECTIONS: dict[str, type] = {

@@ -52,7 +52,7 @@ def public(db: Database, name: str, languages: str) -> Reader:
     from the first player's side, in the browser's language and that language's notation."""
     variant, _, number = name.partition("-")
     board = games.load(db, variant, int(number)) if variant in rules.variant_names() and \
-        number.isdigit() else None
+        _number(number) else None
     if board is None or board.status not in (games.ACTIVE, games.FINISHED):
         raise NotFound(name)
     lang = i18n.from_header(languages) or "en"
@@ -82,9 +82,15 @@ def _ply(board: Board, ply: str | None) -> int | None:
     """The move number asked for: None for the game as it stands."""
     if ply is None:
         return None
-    if not ply.isdigit() or int(ply) > board.ply:
+    if not _number(ply) or int(ply) > board.ply:
         raise NotFound(ply)
     return None if int(ply) == board.ply else int(ply)
+
+
+def _number(text: str) -> bool:
+    """Whether `text` is a number as the links write it: ASCII digits, few enough for SQLite
+    (str.isdigit() says yes to "²" and to Arabic-Indic digits, and int() refuses 5,000 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def page(db: Database, config: Config, who: Reader, token: str, ply: str | None, now: datetime) -> str:
