@@ -46,6 +46,7 @@ class ServerSection:
     reset_codes_per_day: int = 3        # reset codes mailed to one user in a day, however many ask
     signups_per_day: int = 3            # accounts made from one sender address in a day
     answers_per_day: int = 5            # mails to one address that is no player's in a day
+    comment_chars: int = 4000           # characters of a comment, chat or appeal; the rest is cut
     tournaments_per_week: int = 2       # tournaments one user may create in a week
     tournament_players: int = 64        # entrants of one tournament, at most
 

@@ -8,6 +8,8 @@ link of a reader who is no longer a player or observer of the game.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import NamedTuple
 
@@ -98,6 +100,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
     board, user, prefs = who
     upto = _ply(board, ply)
     game = board.replay()
+    comments, omitted = shown_comments(db, board)
     ctx = Context(db=db, config=config, incoming=None, now=now)
     with i18n.speaking(prefs["lang"], prefs["notation"]):
         values = notify.summary(board, game, upto=upto, viewer=user, prefs=prefs,
@@ -109,7 +112,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
             "page.html.j2", **values, token=token, picture=picture,
             src=f"{token}/board.png" + ("" if upto is None else f"?ply={upto}"),
             rows=_rows(board, game, prefs["notation"], here), ply=here, last=board.ply,
-            comments=games.comments(db, board), records=formats.of(board.variant))
+            comments=comments, omitted=omitted, records=formats.of(board.variant))
 
 
 def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:
@@ -148,12 +151,45 @@ def _turned(board: Board, user: str | None, prefs: dict[str, str]) -> bool:
     return prefs["board"] != "red" and user in board.players and board.turn_of(user) == "b"
 
 
+def shown_comments(db: Database, board: Board) -> tuple[list[tuple[int, str | None, str]], int]:
+    """The comments a page or a served record shows -- the latest that fit SHOWN_COMMENTS characters,
+    so that either stays under 1 MB however long the chat (each is cut when sent: [server]
+    comment_chars) -- and how many earlier ones are left out."""
+    every = games.comments(db, board)
+    kept, total = 0, 0
+    for _ply, _author, text in reversed(every):
+        total += len(text)
+        if total > SHOWN_COMMENTS:
+            break
+        kept += 1
+    return every[len(every) - kept:], len(every) - kept
+
+
+SHOWN_COMMENTS = 150_000    # characters: escaped (5 bytes for "&") or in Chinese (3), under 1 MB
+RECORDS = 64                # served records kept made, the most recently asked for
+_made: OrderedDict[tuple, tuple[bytes, str, str]] = OrderedDict()
+_making = threading.Lock()
+
+
 def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -> tuple[bytes, str, str]:
-    """(bytes, Content-Type, file name) of the record `record.SUFFIX` of the page's game."""
+    """(bytes, Content-Type, file name) of the record `record.SUFFIX` of the page's game: made once
+    for the game as it stands and kept (the last RECORDS), not made again for every request."""
     board, user, prefs = who
     fmt = formats.BY_SUFFIX.get(suffix)
     if fmt is None or fmt not in formats.of(board.variant):
         raise NotFound(suffix)
-    text = fmt.write(board, games.comments(db, board), config.server.address, prefs["lang"])
+    comments, _omitted = shown_comments(db, board)
+    key = (board.id, board.updated_at, board.ply, board.status, board.result, len(comments),
+           comments[-1:], suffix, prefs["lang"], utf8)
+    with _making:
+        if key in _made:
+            _made.move_to_end(key)
+            return _made[key]
+    text = fmt.write(board, comments, config.server.address, prefs["lang"])
     data, charset = formats.encoded(fmt, text, utf8)
-    return data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)
+    made = data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)
+    with _making:
+        _made[key] = made
+        while len(_made) > RECORDS:
+            _made.popitem(last=False)
+    return made

@@ -28,6 +28,7 @@ class Reading:
     """A mail's record read for one game ahead of the write lock: the record (None: the mail has
     none), the game after its moves, or what went wrong (raised again where the command needs it)."""
     found: importing.Record | None = None
+    in_body: bool = False               # the record is the mail's body: no comment then
     fen: str = ""
     error: Exception | None = None      # from reading the record (raised as it was)
     unplayable: Exception | None = None     # from playing its moves: Unplayable or RulesError
@@ -45,24 +46,25 @@ def read_ahead(incoming: Incoming) -> Incoming:
 
 def _reading(incoming: Incoming, variant: str) -> Reading:
     try:
-        found = _find(incoming, variant)
+        found, in_body = _find(incoming, variant)
     except Exception as e:          # a reader's failure fails the command, in the transaction
         return Reading(error=e)
     if found is None:
         return Reading()
     try:
-        return Reading(found, importing.replay(variant, found).fen())
+        return Reading(found, in_body, importing.replay(variant, found).fen())
     except (importing.Unplayable, rules.RulesError) as e:
-        return Reading(found, unplayable=e)
+        return Reading(found, in_body, unplayable=e)
 
 
-def _find(incoming: Incoming, variant: str) -> importing.Record | None:
-    """The first record among the attachments and the body."""
-    for data in [data for _name, data in incoming.attachments] + [incoming.body.encode()]:
+def _find(incoming: Incoming, variant: str) -> tuple[importing.Record | None, bool]:
+    """The first record among the attachments and the body, and whether it is the body."""
+    files = [data for _name, data in incoming.attachments]
+    for i, data in enumerate([*files, incoming.body.encode()]):
         found = importing.read(variant, importing.text_of(data))
         if found is not None:
-            return found
-    return None
+            return found, i == len(files)
+    return None, False
 
 
 def position(ctx: Context, variant: str, asked: str | bool) -> tuple[str, int]:
@@ -74,6 +76,8 @@ def position(ctx: Context, variant: str, asked: str | bool) -> tuple[str, int]:
     if reading.error is not None:
         raise reading.error
     found = reading.found
+    if reading.in_body:         # the body is the record, not a word to the opponent
+        ctx.comment = ""
     if found is None:
         raise CommandError(_("-record needs the game's record (PGN, Chinese PGN, DhtmlXQ or .gib), "
                              "attached to the mail or in its body; this mail has none."))
