@@ -180,7 +180,7 @@ def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -
         raise NotFound(suffix)
     comments, _omitted = shown_comments(db, board)
     key = (board.id, board.updated_at, board.ply, board.status, board.result, len(comments),
-           comments[-1:], suffix, prefs["lang"], utf8)
+           tuple(comments[-1:]), suffix, prefs["lang"], utf8)
     with _making:
         if key in _made:
             _made.move_to_end(key)
