@@ -8,6 +8,7 @@ not capped here (their floods are bounded by the commands' own limits).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from html import escape
 
@@ -77,7 +78,7 @@ def _last(mail: Outgoing, n: int) -> Outgoing:
         "answered until a day has passed.", n).format(n=n)
     body = mail.body.rstrip("\n") + "\n\n" + compose.render("note.j2", lines=[note])
     html = mail.html.replace("</body>", f"<p>{escape(note)}</p></body>", 1) if mail.html else ""
-    return Outgoing(**{**vars(mail), "body": body, "html": html})
+    return replace(mail, body=body, html=html)
 
 
 def _heading(subject: str) -> str:
