@@ -1,4 +1,4 @@
-"""Bounded work per mail, outside the lock (issue 39, item 1): a record a mail carries is read once,
+"""Bounded work per mail, outside the lock: a record a mail carries is read once,
 before the write transaction begins, however many `multiple` lines use it, so that no mail holds
 the write lock for long.  Real `pbm deliver` processes with the review's hostile bodies; the lock
 hold is what `pbm deliver` logs of its transaction (log_level DEBUG), bounded generously."""

@@ -1,4 +1,4 @@
-"""No mail cannon (issue 39, item 3): a forged From is free, so what one mail brings its From is
+"""No mail cannon: a forged From is free, so what one mail brings its From is
 bounded -- a `multiple` mail is answered with one mail, and an address that is no player's gets at
 most `[server] answers_per_day` answers a day, then silence.  Real `pbm deliver` processes, real
 RFC 5322 bytes, the outbox Maildir as the MTA would get it."""

@@ -1,4 +1,4 @@
-"""Sizes (issue 39, item 6): what a player writes is cut to `[server] comment_chars` (4,000) with a
+"""Sizes: what a player writes is cut to `[server] comment_chars` (4,000) with a
 note -- a comment, a chat, an appeal -- a record in a `-record` challenge's body is no comment; a
 page and a served record stay under 1 MB however long the chat, and a served record is made once.
 Real `pbm deliver` for the mails, the post office (real bytes, real SQLite) where many mails fill a

@@ -1,4 +1,4 @@
-"""The pages cannot starve the mail (issue 39, item 2): `pbm serve` with its pages, SMTP and LMTP on
+"""The pages cannot starve the mail: `pbm serve` with its pages, SMTP and LMTP on
 one loop, under the 1,024 descriptors systemd gives a service by default, keeps taking mail and
 running its timers while 1,100 slow clients hold connections to the page port (from 40 loopback
 addresses: the bound in total and per address both bite); a request head not whole within
