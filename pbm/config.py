@@ -45,6 +45,8 @@ class ServerSection:
     challenges_waiting: int = 5         # challenges waiting for one player, from all challengers
     reset_codes_per_day: int = 3        # reset codes mailed to one user in a day, however many ask
     signups_per_day: int = 3            # accounts made from one sender address in a day
+    answers_per_day: int = 5            # mails to one address that is no player's in a day
+    comment_chars: int = 4000           # characters of a comment, chat or appeal; the rest is cut
     tournaments_per_week: int = 2       # tournaments one user may create in a week
     tournament_players: int = 64        # entrants of one tournament, at most
 
@@ -139,6 +141,9 @@ class ImapSection:
 class WebSection(_Listening):
     listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
     base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
+    connections: int = 256              # open connections to the pages, at most (more: closed at once)
+    connections_per_address: int = 32   # ... from one client address
+    head_timeout: float = 10.0          # seconds a connection may take to send a whole request
 
 
 SECTIONS: dict[str, type] = {

@@ -9,7 +9,7 @@ sender must try again (exit 75, SMTP 451).  `pbm deliver` and `pbm poll` use `ac
 one COMMIT for all -- the same guarantees per message, one fsync.
 
 What needs no write lock happens before it, in `prepare()`: parsing, judging automatic mail,
-decoding, and checking the passwords of the commands (scrypt takes tens of milliseconds by design;
+decoding, reading a record a command imports (pbm.commands.games.imports), and checking the passwords of the commands (scrypt takes tens of milliseconds by design;
 inside the write transaction it would hold up every other message).  `pbm serve` prepares in
 threads of their own while the writer commits other messages (pbm.runners.preparers) -- in its SMTP
 processes, when it has some (pbm.runners.listener).
@@ -37,6 +37,7 @@ from email.message import Message
 
 from pbm import clock
 from pbm.commands import dispatch, parse, precheck, registry
+from pbm.commands.games import imports
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
@@ -219,6 +220,8 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
         verified = bool(config.security.authserv_id) and authresults.vouched(
             msg, message.sender, config.security.authserv_id)
         message = replace(message, verified=verified, vouched=verified or not config.security.require_dmarc)
+    if message is not None:
+        message = imports.read_ahead(message)       # a record, read before the write lock
     mx = config.security.authserv_id
     reached = stamps.reached_mx(msg, mx) if mx and message is not None else None
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,

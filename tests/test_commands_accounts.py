@@ -130,6 +130,7 @@ def test_wrong_password_and_unknown_user_mask_every_unchecked_word(post):
     assert f"xiangqi ******** {board} alice h3e3" in flat(error)
 
 
+@pytest.mark.post_office(answers_per_day=100)     # a stranger asks for more than 5 pages
 def test_help_pages(post):
     [page] = post.send("help")
     assert page["Subject"] == "pbm test help"
@@ -185,9 +186,11 @@ def test_empty_subject_reads_the_first_body_line(post):
 def test_multiple_runs_each_line_until_the_first_blank_line(post):
     mails = post.send("multiple", "signup alice Sw0rdfish\nsignup alice Sw0rdfish\n"
                                   "signup bob Hunter22 bob@example.org\n\nsignup carol c4rol-pw\n")
-    assert [m["Subject"] for m in mails] == ["Welcome to pbm test, alice", "pbm test error",
-                                             "pbm test: confirm your address for bob",   # not the sender's
-                                             "Welcome to pbm test, bob"]
+    assert [m["Subject"] for m in mails] == ["pbm test: the answers to your 3 commands",   # one mail
+                                             "pbm test: confirm your address for bob"]    # not the sender's
+    headings = [line for line in text(mails[0]).splitlines() if line.startswith("==== ")]
+    assert headings == ["==== 1. Welcome to pbm test, alice", "==== 2. pbm test error",
+                        "==== 3. Welcome to pbm test, bob"]
     assert post.db.execute("SELECT id FROM users ORDER BY id").fetchall() == [("alice",), ("bob",)]
 
 

@@ -513,10 +513,12 @@ def test_multiple_commands_in_one_mail(post):
                                   f"xiangqi move {other} alice Sw0rdfish b3e3\n\nGood luck in both!",
                       sender=player("alice"))
     subjects = [(m["To"], m["Subject"]) for m in mails]
-    assert subjects == [(player("alice"), "Xiangqi Board 101 bob"), (player("bob"), "Xiangqi Board 101 bob **"),
-                        (player("alice"), "Xiangqi Board 102 Error"),
-                        (player("alice"), "Xiangqi Board 102 carol"), (player("carol"), "Xiangqi Board 102 carol **")]
-    assert "alice writes:\n\nGood luck in both!" in text(mails[4])
+    assert subjects == [(player("alice"), "pbm test: the answers to your 3 commands"),   # one mail
+                        (player("bob"), "Xiangqi Board 101 bob **"), (player("carol"), "Xiangqi Board 102 carol **")]
+    headings = [line for line in text(mails[0]).splitlines() if line.startswith("==== ")]
+    assert headings == ["==== 1. Xiangqi Board 101 bob", "==== 2. Xiangqi Board 102 Error",
+                        "==== 3. Xiangqi Board 102 carol"]
+    assert "alice writes:\n\nGood luck in both!" in text(mails[2])
 
 
 def test_reminder_and_timeout(post):

@@ -127,6 +127,7 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     mails += post.send(f"giqi challenge -fen={PROMOTING.replace(' ', '_')} alice bob",
                        sender="alice@example.org")
     mails += post.send(f"giqi move 102 alice {PASSWORDS['alice']} e3d2+", sender="alice@example.org")
+    mails += post.send("multiple", "xiangqi show 102\nxiangqi status 102", sender="bob@example.org")
     # the limits against floods: an address to confirm, a reset code too many, a challenge too many
     mails += post.send("signup dora D0ra-pass1 dora@home.example.org", sender="dora@example.org")
     for _ in range(4):

@@ -33,7 +33,8 @@ def test_one_multiple_mail_of_50_guesses_takes_over_nothing(pbm_env: PbmEnv) -> 
     lines = [f"change address bob guess{i}x mallory@evil.example" for i in range(49)]
     lines.append(f"change address bob {PASSWORDS['bob']} mallory@evil.example")
     pbm_env.mail("multiple", "\n".join(lines), sender="bob@example.org")
-    assert len(pbm_env.replies()) == 5
+    [answers] = pbm_env.replies()                   # one mail collects the answers
+    assert answers["Subject"] == "pbm test: the answers to your 5 commands"
     assert pbm_env.query("SELECT address FROM addresses WHERE user_id = 'bob'") == [("bob@example.org",)]
     # the right password on line 50, sent during the lock, is refused but not counted
     assert pbm_env.query("SELECT count(*) FROM password_failures WHERE subject = 'user:bob'") == [(49,)]
@@ -61,7 +62,7 @@ def test_50_challenge_lines_make_3_games(pbm_env: PbmEnv) -> None:
     mails = pbm_env.replies()
     assert pbm_env.query("SELECT count(*) FROM games") == [(3,)]
     assert sum(str(m["To"]) == "bob@example.org" for m in mails) == 3
-    assert len(mails) == 3 + 3 + 1                  # 3 to each player, 1 refusal for the rest
+    assert len(mails) == 3 + 1                      # 3 to bob; alice's answers, the refusal too, in one
 
 
 def test_no_table_holds_a_password_whatever_the_messages_status(pbm_env: PbmEnv) -> None:

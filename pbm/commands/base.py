@@ -80,9 +80,10 @@ class Context:
         self.secrets |= req.secrets
 
     def publish(self, text: str) -> str:
-        """`text` (a comment or chat) masked, as it is shown to the other players; its lines may
-        then be kept in the stored message (see `redact`)."""
-        shown = self.mask(text.strip())
+        """`text` (a comment, chat or appeal) masked and cut to `[server] comment_chars`, as it is
+        shown to the other players; its lines may then be kept in the stored message (see
+        `redact`).  The note on a cut is in the writer's language: it is part of what they sent."""
+        shown = self.mask(_capped(text.strip(), self.config.server.comment_chars))
         self.published.update(line.strip() for line in shown.splitlines())
         return shown
 
@@ -101,6 +102,15 @@ class Context:
                 line = " ".join(word if word.lower() in vocabulary else MASK for word in line.split())
             kept.append(line)
         return "\n".join(kept)
+
+
+def _capped(text: str, most: int) -> str:
+    """`text` cut to `most` characters, with a note saying how much was cut."""
+    if len(text) <= most:
+        return text
+    return text[:most].rstrip() + "\n" + _("[{n} more characters cut: this server passes on at most "
+                                           "{most} characters of a comment]").format(n=len(text) - most,
+                                                                                    most=most)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pbm import catalogue, i18n
 from pbm.commands import parse, registry
 from pbm.commands.accounts import confirming
 from pbm.commands.games import conditional, notebook, play, setups, submit
-from pbm.commands.mails import next_steps, notify
+from pbm.commands.mails import answers, next_steps, notify
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
 from pbm.config import Config
@@ -76,10 +76,12 @@ class Handled:
 
 def handle(db: Database, config: Config, incoming: Incoming, now: datetime) -> Handled:
     ctx = Context(db, config, incoming, now)
+    out = ctx.out
     if incoming.sender:                  # else nobody to answer, and nobody to act for
         with i18n.speaking(lambda: sender_language(db, incoming)):
             _dispatch(ctx, incoming)
-    return Handled(ctx.out if incoming.vouched else _once(ctx.out, incoming),
+            out = answers.daily(ctx, ctx.out if incoming.vouched else _once(ctx.out, incoming))
+    return Handled(out,
                    ctx.redact(incoming.subject, registry.VOCABULARY),
                    ctx.redact(incoming.body, registry.VOCABULARY))
 
@@ -136,6 +138,13 @@ def _dispatch(ctx: Context, incoming: Incoming) -> None:
 
 
 def _multiple(ctx: Context, body: str) -> None:
+    """Carry out each command line; their answers to the sender go back as one mail."""
+    mark = len(ctx.out)
+    _each(ctx, body)
+    ctx.out[mark:] = answers.collected(ctx, ctx.out[mark:])
+
+
+def _each(ctx: Context, body: str) -> None:
     lines = body.strip("\n").splitlines()
     blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
     commands, comment = lines[:blank], "\n".join(lines[blank + 1:])

@@ -23,6 +23,7 @@ class Incoming:
     vouched: bool = True     # False: the trusted MTA did not vouch for the From (pbm.mail.authresults)
     attachments: tuple[tuple[str, bytes], ...] = ()   # (file name, bytes): small files, e.g. a game record
     verified: bool = False   # True: `[security] authserv_id` names an MTA, and it vouched for the From
+    records: tuple[tuple[str, object], ...] = ()   # (game, its record read ahead): pbm.commands.games.imports
 
     @property
     def standing(self) -> str:

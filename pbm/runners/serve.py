@@ -43,6 +43,7 @@ from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
 from pbm.runners.preparers import Preparers
 from pbm.upkeep import health, reach
+from pbm.web import gate
 from pbm.web import server as web_server
 
 log = logging.getLogger(__name__)
@@ -305,6 +306,7 @@ async def _serve(config: Config) -> bool:
                                                                    os.getgroups())):
         raise ConfigError(problem)
     loop = asyncio.get_running_loop()
+    gate.quiet_resource_errors(loop)        # no descriptor left: one line a minute, not per accept
     stop = asyncio.Event()
     preparers = Preparers(config)
     intake_thread = _IntakeThread(config, loop)

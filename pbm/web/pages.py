@@ -9,6 +9,8 @@ longer a player or observer of the game.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import NamedTuple
 
@@ -53,7 +55,7 @@ def public(db: Database, name: str, languages: str) -> Reader:
     from the first player's side, in the browser's language and that language's notation."""
     variant, _, number = name.partition("-")
     board = games.load(db, variant, int(number)) if variant in rules.variant_names() and \
-        number.isdigit() else None
+        _number(number) else None
     if board is None or board.status not in (games.ACTIVE, games.FINISHED):
         raise NotFound(name)
     lang = i18n.from_header(languages) or "en"
@@ -83,9 +85,15 @@ def _ply(board: Board, ply: str | None) -> int | None:
     """The move number asked for: None for the game as it stands."""
     if ply is None:
         return None
-    if not ply.isdigit() or int(ply) > board.ply:
+    if not _number(ply) or int(ply) > board.ply:
         raise NotFound(ply)
     return None if int(ply) == board.ply else int(ply)
+
+
+def _number(text: str) -> bool:
+    """Whether `text` is a number as the links write it: ASCII digits, few enough for SQLite
+    (str.isdigit() says yes to "²" and to Arabic-Indic digits, and int() refuses 5,000 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def page(db: Database, config: Config, who: Reader, token: str, ply: str | None, now: datetime) -> str:
@@ -93,6 +101,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
     board, user, prefs = who
     upto = _ply(board, ply)
     game = board.replay()
+    comments, omitted = shown_comments(db, board)
     ctx = Context(db=db, config=config, incoming=None, now=now)
     with i18n.speaking(prefs["lang"], prefs["notation"]):
         values = notify.summary(board, game, upto=upto, viewer=user, prefs=prefs,
@@ -107,7 +116,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
             "page.html.j2", **values, token=token, picture=picture,
             src=f"{token}/board.png" + ("" if upto is None else f"?ply={upto}"),
             rows=_rows(board, game, prefs["notation"], here), ply=here, last=board.ply,
-            comments=games.comments(db, board), records=formats.of(board.variant),
+            comments=comments, omitted=omitted, records=formats.of(board.variant),
             ratings={u: ratings.get(db, board.variant, u).shown(now) for u in board.players})
 
 
@@ -147,12 +156,45 @@ def _turned(board: Board, user: str | None, prefs: dict[str, str]) -> bool:
     return prefs["board"] != "red" and user in board.players and board.turn_of(user) == "b"
 
 
+def shown_comments(db: Database, board: Board, *, timed: bool = False) -> tuple[list[tuple[int, str | None, str]], int]:
+    """The comments a page or a served record shows -- the latest that fit SHOWN_COMMENTS characters,
+    so that either stays under 1 MB however long the chat (each is cut when sent: [server]
+    comment_chars) -- and how many earlier ones are left out."""
+    every = games.comments(db, board, timed=timed)     # timed: a record's, each move's time too
+    kept, total = 0, 0
+    for _ply, _author, text in reversed(every):
+        total += len(text)
+        if total > SHOWN_COMMENTS:
+            break
+        kept += 1
+    return every[len(every) - kept:], len(every) - kept
+
+
+SHOWN_COMMENTS = 150_000    # characters: escaped (5 bytes for "&") or in Chinese (3), under 1 MB
+RECORDS = 64                # served records kept made, the most recently asked for
+_made: OrderedDict[tuple, tuple[bytes, str, str]] = OrderedDict()
+_making = threading.Lock()
+
+
 def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -> tuple[bytes, str, str]:
-    """(bytes, Content-Type, file name) of the record `record.SUFFIX` of the page's game."""
+    """(bytes, Content-Type, file name) of the record `record.SUFFIX` of the page's game: made once
+    for the game as it stands and kept (the last RECORDS), not made again for every request."""
     board, user, prefs = who
     fmt = formats.BY_SUFFIX.get(suffix)
     if fmt is None or fmt not in formats.of(board.variant):
         raise NotFound(suffix)
-    text = fmt.write(board, games.comments(db, board, timed=True), config.server.address, prefs["lang"])
+    comments, _omitted = shown_comments(db, board, timed=True)
+    key = (board.id, board.updated_at, board.ply, board.status, board.result, len(comments),
+           tuple(comments[-1:]), suffix, prefs["lang"], utf8)
+    with _making:
+        if key in _made:
+            _made.move_to_end(key)
+            return _made[key]
+    text = fmt.write(board, comments, config.server.address, prefs["lang"])
     data, charset = formats.encoded(fmt, text, utf8)
-    return data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)
+    made = data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)
+    with _making:
+        _made[key] = made
+        while len(_made) > RECORDS:
+            _made.popitem(last=False)
+    return made

@@ -4,7 +4,8 @@ Every page is read through one read-only connection per worker thread (pbm.model
 so a page never writes and never waits for the writer; the work runs in threads, off the loop that
 also speaks SMTP.  Every answer says `Referrer-Policy: no-referrer` (the link is a secret), a strict
 Content-Security-Policy (no script, nothing from elsewhere) and `X-Content-Type-Options: nosniff`;
-a forged, revoked or unknown link is a plain 404, the same for all.
+a forged, revoked or unknown link is a plain 404, the same for all.  The port is bounded
+(pbm.web.gate): connections in total and per address, a deadline for each request head.
 """
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from typing import TypeVar
 from aiohttp import web
 
 from pbm.config import Config
+from pbm.logs import describe_exception
 from pbm.model.db import Database
 from pbm.model.store import open_reader
-from pbm.web import pages, ratings, tournaments
+from pbm.web import gate, pages, ratings, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -100,11 +102,15 @@ def app(config: Config) -> web.Application:
 
     @web.middleware
     async def plain_errors(request: web.Request, handler: Callable) -> web.StreamResponse:
-        """Every refusal (an unknown path, a wrong method) the same plain text, with the headers."""
+        """Every refusal (an unknown path, a wrong method) the same plain text, with the headers;
+        a fault of ours too (a 500, logged without its text)."""
         try:
             return await handler(request)
         except web.HTTPException as e:
             return web.Response(status=e.status, text=f"{e.reason}\n", headers=HEADERS)
+        except Exception as e:
+            log.error("page %s failed:\n%s", request.path[:200], describe_exception(e))
+            return web.Response(status=500, text="Internal Server Error\n", headers=HEADERS)
 
     application = web.Application(middlewares=[plain_errors])
     game_page = "/{kind:[gp]}/{name}"
@@ -118,9 +124,12 @@ def app(config: Config) -> web.Application:
 
 async def start(config: Config) -> web.AppRunner:
     """Serve the pages on `[web] listen` in the running loop; the runner's cleanup() stops them."""
-    runner = web.AppRunner(app(config), access_log=None)
+    gate.quiet_resource_errors(asyncio.get_running_loop())
+    # aiohttp's keep-alive timeout runs from the connection's start: a request head that is not
+    # whole by then (a slow client) is closed, as is a connection idle that long
+    runner = web.AppRunner(app(config), access_log=None, keepalive_timeout=config.web.head_timeout)
     await runner.setup()
-    site = web.TCPSite(runner, config.web.host, config.web.port)
+    site = gate.BoundedSite(runner, config.web)
     await site.start()
     log.info("serving the game pages on %s (%s)", config.web.listen, config.web.base_url)
     return runner

@@ -119,10 +119,10 @@ class PostOffice:
                 assert password not in everything, f"password {password!r} in a mail:\n{everything}"
 
 
-def opened(root: Path, *users: str, challenge: bool = False) -> Iterator[PostOffice]:
-    """A post office with `users` signed up (and alice's challenge of bob): the body of a fixture,
-    which checks at the end that no mail held a password."""
-    office = PostOffice(root)
+def opened(root: Path, *users: str, challenge: bool = False, **server: object) -> Iterator[PostOffice]:
+    """A post office with `users` signed up (and alice's challenge of bob), and more `[server]`
+    keys: the body of a fixture, which checks at the end that no mail held a password."""
+    office = PostOffice(root, **server)
     office.signup(*users)
     if challenge:
         office.challenge()

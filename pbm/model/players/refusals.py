@@ -23,3 +23,10 @@ def refused(db: Database, kind: str, user_id: str, since: datetime, told: bool =
 def forget_old(db: Database, before: datetime) -> None:
     """Drop the refusals no limit looks at any more (run with the timers)."""
     db.execute("DELETE FROM refusals WHERE at <= ?", [timestamp(before)])
+
+
+def count(db: Database, kind: str, user_id: str, since: datetime) -> int:
+    """How many refusals (or, for kind "answer", answers: pbm.commands.mails.answers) of `kind` for
+    `user_id` were noted since then."""
+    return db.execute("SELECT count(*) FROM refusals WHERE user_id = ? AND kind = ? AND at > ?",
+                      [user_id, kind, timestamp(since)]).fetchone()[0]
