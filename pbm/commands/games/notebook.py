@@ -36,12 +36,13 @@ def write(ctx: Context, board: Board, user: str, text: str, line: list[str]) -> 
     if notes.count(ctx.db, board.id, user) >= notes.MOST:
         raise CommandError(_("You keep {most} notes on {title} Board {number} already, the most "
                              "there may be.").format(most=notes.MOST, title=board.title, number=board.number))
-    notes.add(ctx.db, board.id, board.ply, user, text, line, ctx.now)
+    most = ctx.config.server.comment_chars          # a note is capped as a comment is
+    notes.add(ctx.db, board.id, board.ply, user, text[:most], line, ctx.now)
     said = [_("Your note on {title} Board {number} (after move {ply}) is kept; only you see it while "
               "the game runs.").format(title=board.title, number=board.number, ply=board.ply)]
-    if len(text) > notes.LIMIT:
+    if len(text) > most:
         said.append(_("It was {n} characters long: only the first {limit} were kept.").format(
-            n=len(text), limit=notes.LIMIT))
+            n=len(text), limit=most))
     said.append(_("All your notes on it: {command}").format(
         command=f"{board.variant} notes {board.number} {user} PASSWORD"))
     ctx.out.append(notify.answer(ctx, board, "\n".join(said)))

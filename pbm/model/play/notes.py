@@ -14,7 +14,6 @@ from typing import NamedTuple
 
 from pbm.model.db import Database, timestamp
 
-LIMIT = 4000            # characters of one note, as for a comment; the rest is cut, and said so
 MOST = 200              # notes a player keeps on one game
 
 
@@ -38,9 +37,9 @@ class Note(NamedTuple):
 
 
 def add(db: Database, game_id: int, ply: int, user: str, text: str, line: list[str], now: datetime) -> None:
-    """Keep `user`'s note on the game after `ply` moves (cut at LIMIT characters)."""
+    """Keep `user`'s note on the game after `ply` moves."""
     db.execute("INSERT INTO notes (game_id, user_id, ply, text, line, written_at) VALUES (?, ?, ?, ?, ?, ?)",
-               [game_id, user, ply, text[:LIMIT], " ".join(line), timestamp(now)])
+               [game_id, user, ply, text, " ".join(line), timestamp(now)])
 
 
 def count(db: Database, game_id: int, user: str) -> int:
