@@ -224,6 +224,11 @@ def test_record_command_attaches_each_format(tmp_path):
     post.send("janggi move 101 alice Sw0rdfish a4b4", sender="alice@example.org")
     [zh] = post.send("xiangqi record 101 zh")
     name, data = attachment(zh)
+    [part] = list(zh.iter_attachments())
+    assert part.get_content_type() == "application/x-chess-pgn" and part.get_param("charset") == "gb18030"
+    assert name == "xiangqi-101.zh.pgn" and "1. 炮二平五".encode("gbk") in data
+    [zh] = post.send("xiangqi record 101 zh utf-8")
+    name, data = attachment(zh)
     assert name == "xiangqi-101.zh.pgn" and "1. 炮二平五" in data.decode("utf-8")
     [block] = post.send("xiangqi record 101 dhtmlxq")
     name, data = attachment(block)

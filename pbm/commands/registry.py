@@ -185,8 +185,8 @@ COMMANDS: list[Command] = [
             seeking.accept_seek, game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("player", "USERID", N_("rating and its history, results by opponent, running games"),
             queries.player, game=True, min_args=1, max_args=1),
-    Command("record", "BOARD [pgn|zh|dhtmlxq|gib]", N_("the game's record, also attached as a file"),
-            queries.record, game=True, min_args=1, max_args=2,
+    Command("record", "BOARD [pgn|zh|dhtmlxq|gib] [utf-8]", N_("the game's record, also attached as a file"),
+            queries.record, game=True, min_args=1, max_args=3,
             details=N_("PGN is what game databases and analysis sites read (pychess-variants reads "
                     "Xiangqi's and Janggi's). Moves are in the game's notation (WXF for Xiangqi), "
                     "the players' comments and chat are PGN comments, and the last comment gives the "

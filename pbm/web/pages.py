@@ -149,5 +149,5 @@ def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -
     if fmt is None or fmt not in formats.of(board.variant):
         raise NotFound(suffix)
     text = fmt.write(board, games.comments(db, board), config.server.address, prefs["lang"])
-    data, charset = formats.encoded(fmt, text, utf8)
+    data, charset = formats.encoded(fmt, text, utf8, prefs["lang"])
     return data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)

@@ -20,10 +20,19 @@ def position(ctx: Context, variant: str, asked: str | bool) -> tuple[str, int]:
         raise CommandError(_("-record={word} is not a record format; write -record, or -record= one "
                              "of: {forms}.").format(word=asked, forms=", ".join(FORMS)))
     found = None
-    for data in [data for _name, data in ctx.incoming.attachments] + [ctx.incoming.body.encode()]:
-        found = importing.read(variant, importing.text_of(data))
-        if found is not None:
-            break
+    try:
+        for name, data in [*ctx.incoming.attachments, ("", ctx.incoming.body.encode())]:
+            if len(data) > importing.LIMIT:
+                raise CommandError(_("The record {name} is {size} KB; records of up to {limit} KB are "
+                                     "read.").format(name=name or _("in the mail's text"),
+                                                     size=f"{-(-len(data) // 1024):,}",
+                                                     limit=f"{importing.LIMIT // 1024:,}"))
+            found = importing.read(variant, importing.text_of(data))
+            if found is not None:
+                break
+    except rules.RulesError as e:          # a start position no board can hold
+        raise CommandError(_("The record's start position cannot be used: {why}").format(
+            why=wording.refusal(e))) from None
     if found is None:
         raise CommandError(_("-record needs the game's record (PGN, Chinese PGN, DhtmlXQ or .gib), "
                              "attached to the mail or in its body; this mail has none."))
