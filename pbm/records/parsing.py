@@ -11,6 +11,7 @@ import re
 from typing import NamedTuple
 
 from rules.errors import FenError
+from rules.said import said
 
 
 class Record(NamedTuple):
@@ -115,8 +116,8 @@ def dhtmlxq(text: str) -> Record:
             if binit[i:i + 2] == "99":
                 continue
             if file > 8 or rows[rank][file] != ".":
-                raise FenError(f"the record's binit puts a piece on {binit[i:i + 2]}, "
-                               f"{'off the board' if file > 8 else 'where another stands'}")
+                raise FenError(said("the record's binit cannot be read: its point {point} is off the "
+                                    "board or holds another piece", point=binit[i:i + 2]))
             rows[rank][file] = letter
         placement = "/".join(re.sub(r"\.+", lambda m: str(len(m[0])), "".join(r)) for r in rows)
         # the format does not say who moves first: the first move's piece does

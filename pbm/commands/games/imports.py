@@ -23,10 +23,12 @@ def position(ctx: Context, variant: str, asked: str | bool) -> tuple[str, int]:
     try:
         for name, data in [*ctx.incoming.attachments, ("", ctx.incoming.body.encode())]:
             if len(data) > importing.LIMIT:
-                raise CommandError(_("The record {name} is {size} KB; records of up to {limit} KB are "
-                                     "read.").format(name=name or _("in the mail's text"),
-                                                     size=f"{-(-len(data) // 1024):,}",
-                                                     limit=f"{importing.LIMIT // 1024:,}"))
+                size, limit = f"{-(-len(data) // 1024):,}", f"{importing.LIMIT // 1024:,}"
+                if name:
+                    raise CommandError(_("The record {name} is {size} KB; records of up to {limit} KB "
+                                         "are read.").format(name=name, size=size, limit=limit))
+                raise CommandError(_("The record in the mail's text is {size} KB; records of up to "
+                                     "{limit} KB are read.").format(size=size, limit=limit))
             found = importing.read(variant, importing.text_of(data))
             if found is not None:
                 break
