@@ -100,4 +100,4 @@ def test_record_through_pbm_deliver(pbm_env):
     name, record = attachment(mail)
     assert name == "xiangqi-101.pgn"
     parsed = read(record)
-    assert parsed.moves == ["C2=5"] and parsed.comments == [(1, "alice: The central cannon.")]
+    assert parsed.moves == ["C2.5"] and parsed.comments == [(1, "alice: The central cannon.")]

@@ -114,8 +114,12 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert then[2][:8] == b"\x89PNG\r\n\x1a\n"
     assert fetch(links["alice"] + "?ply=9")[0] == 404
 
-    status, headers, body = fetch(links["alice"] + "/record.zh.pgn")
-    assert status == 200 and "1. 炮二平五 {alice: The central cannon.}" in body.decode()
+    status, headers, body = fetch(links["alice"] + "/record.zh.pgn")     # GBK, as xqbase's readers take it
+    assert headers["Content-Type"] == "application/x-chess-pgn; charset=gb18030"
+    assert status == 200 and "1. 炮二平五 {alice: The central cannon.}".encode("gbk") in body
+    status, headers, body = fetch(links["alice"] + "/record.zh.pgn?encoding=utf-8")
+    assert headers["Content-Type"] == "application/x-chess-pgn; charset=utf-8"
+    assert "1. 炮二平五 {alice: The central cannon.}" in body.decode()
     assert headers["Content-Disposition"] == 'inline; filename="xiangqi-101.zh.pgn"'
     assert "[DhtmlXQ_movelist]774770627967[/DhtmlXQ_movelist]" in fetch(links["bob"] + "/record.dhtmlxq")[2].decode()
     assert '[White "alice"]' in fetch(links["carol"] + "/record.pgn")[2].decode()
