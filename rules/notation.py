@@ -176,7 +176,7 @@ def wxf_record(pos: Position, move: Move, at: dict[int, Place] | None = None) ->
     on files holding two or more counted together (two: `P+`/`P-`, three: `P+`, `P.`, `P-`, more:
     `Pa` ... `Pe`, files from the right, then from the front), a move along the rank with `.`.
     Kings, advisors and elephants keep their file.  `at`: places(pos), when the caller has it."""
-    fr, to = move
+    fr = move[0]
     code = pos.board[fr]
     piece = pos.t.piece_type(code)
     at = places(pos) if at is None else at
