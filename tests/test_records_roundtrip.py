@@ -50,7 +50,10 @@ def xiangqi_games(rnd: random.Random) -> list[rules.Game]:
     out = random_games("xiangqi", 6, rnd, 150)
     out += [random_game(rnd, stacked_position(rnd), rnd.randrange(1, 40)) for _ in range(10)]
     # binit games whose first move touches rank 10 crashed the importer (`int('10e')`)
-    out.append(random_game(rnd, "2bak4/9/9/9/2b6/9/9/9/9/R2K5 b - - 0 1", 5))
+    crashed = rules.Game.new("xiangqi", fen="2bak4/9/9/9/2b6/9/9/9/9/R2K5 b - - 0 1")
+    crashed.play("e10f10")
+    crashed.play("a1a10")
+    out.append(crashed)
     return out
 
 
