@@ -62,3 +62,13 @@ def test_any_bytes_are_refused_or_read(data, variant):
     read_as_a_mail_would(variant, data)
     read_as_a_mail_would(variant, b"[DhtmlXQ_movelist]" + data + b"[/DhtmlXQ_movelist][DhtmlXQ_binit]"
                          + data[:64] + b"[/DhtmlXQ_binit]")
+
+
+@pytest.mark.parametrize("charset", ["gb18030", "big5", "cp949"])
+def test_a_megabyte_in_another_charset_is_read_in_linear_time(charset):
+    """Not UTF-8: each candidate charset decodes it and counts the record's characters once."""
+    data = ("炮二平五 {" if charset != "cp949" else "79졸78 (").encode(charset) * (MB // 12)
+    started = time.perf_counter()
+    for variant, _ in READERS:
+        read_as_a_mail_would(variant, data[:MB])
+    assert time.perf_counter() - started < 10

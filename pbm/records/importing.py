@@ -44,7 +44,7 @@ def text_of(data: bytes) -> str:
             text = data.decode(charset)
         except UnicodeDecodeError:
             continue
-        known = sum(1 for c in text if c in _KNOWN)
+        known = sum(map(_KNOWN.__contains__, text))
         if known > score:
             best, score = text, known
     return best if best is not None else data.decode("latin-1")
