@@ -72,3 +72,9 @@ def test_a_megabyte_in_another_charset_is_read_in_linear_time(charset):
     for variant, _ in READERS:
         read_as_a_mail_would(variant, data[:MB])
     assert time.perf_counter() - started < 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="rnbakcpRNBAKCP0123456789/ wb-", max_size=120), st.sampled_from(["xiangqi", "janggi"]))
+def test_any_fen_tag_is_refused_or_read(fen, variant):
+    read_as_a_mail_would(variant, f'[FEN "{fen}"]\n\n1. h3e3 *\n'.encode())
