@@ -94,6 +94,7 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert "C2=5" in page and "H8+7" in page and "H2+3" in page       # alice's notation: WXF
     assert "It is bob&#39;s turn." in page and "The central cannon." in page
     assert 'src="' in page and "record.pgn" in page and "record.zh.pgn" in page and "record.dhtmlxq" in page
+    assert "/record.zh.pgn?encoding=utf-8" in page and "/record.pgn?encoding" not in page
     chinese = fetch(links["bob"])[2].decode()
     assert "炮二平五" in chinese and "马８进７" not in chinese and "马8进7" in chinese
     assert 'lang="zh-Hans"' in chinese
