@@ -131,3 +131,11 @@ def test_dhtmlxq_inside_the_dpxq_wrappers_and_with_variations():
                  f"[/DhtmlXQHTML]</p>"):
         found = read("xiangqi", text)
         assert found.form == "dhtmlxq" and same(game, replay("xiangqi", found))
+
+
+def test_a_file_of_several_games_is_read_for_its_first():
+    first, second = GAMES[0], GAMES[7]          # from the start, and from a position of its own
+    texts = [formats.FORMATS[key].write(board_of(game), [], "s", "en")
+             for key, game in (("pgn", first), ("zh", second))]
+    assert same(first, replay("xiangqi", read("xiangqi", texts[0] + "\n" + texts[1])))
+    assert same(second, replay("xiangqi", read("xiangqi", texts[1] + "\n" + texts[0])))

@@ -21,13 +21,15 @@ class Record(NamedTuple):
 
 
 def tags(text: str) -> tuple[dict[str, str], str]:
-    """The tag pairs (`[Name "value"]`, each on a line of its own) and the text after the last of
-    them (all of it when there is none)."""
+    """The tag pairs (`[Name "value"]`, each on a line of its own) of the first game and the text
+    after them (all of it when there is none); a file of several games is read for its first."""
     found: dict[str, str] = {}
     after = 0
     for line in _BRACKETED.finditer(text):
         m = _TAG.fullmatch(line[1].rstrip())
         if m:
+            if found and text[after:line.start()].strip():
+                break                   # the next game's tags, after the first one's moves
             found.setdefault(m[1], m[2].replace('\\"', '"').replace("\\\\", "\\"))
             after = line.end()
     return found, text[after:]
