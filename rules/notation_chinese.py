@@ -20,7 +20,8 @@ Chinese Xiangqi software describe it (xqbase's 中国象棋着法表示规范, w
     7+.6), is still read;
   - a record for other programs (`record=True`) names the middle soldier of three on a file 二兵,
     not 中兵: vschess reads no 中 in Chinese (it turns it into a WXF `.P` its own pattern refuses),
-    and ElephantEye reads 二兵 as the second of the three, the same soldier.
+    and ElephantEye reads 二兵 as the second of the three, the same soldier; and Black's cannon 炮
+    in traditional characters too, as ElephantEye writes it.
 """
 from __future__ import annotations
 
@@ -173,7 +174,8 @@ def write(pos: Position, move: Move, style: str, record: bool = False) -> str:
     script = SCRIPTS[style]
     side = pos.side
     place = places(pos)[move[0]]
-    name = script.names[place.role][side]
+    # a record's cannon is 炮 for both sides, as ElephantEye writes traditional records (its 砲 is read)
+    name = script.names[place.role][0 if record and place.role == "cannon" else side]
     if place.count == 1 or (place.role in BY_FILE_IN_TANDEM and not _twin_goes_alike(pos, move)):
         who = name + _number(side, place.file)
     elif place.tandem_files >= 2 and place.tandem_index is not None:

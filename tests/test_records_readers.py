@@ -86,7 +86,8 @@ def test_eleeye_and_vschess_read_every_move_of_the_wxf_pgn(tmp_path):
 
 
 def test_pbm_reads_what_vschess_writes():
-    """vschess's WXF (`C+.5`, `Pa+1`, `P.+1`) and Chinese names of every move, read by pbm's importer."""
+    """vschess's WXF (`C+.5`, `Pa+1`, `P.+1`) and Chinese names of every move are pbm's record names
+    (save the letters and 中兵), and pbm's importer reads them."""
     pairs = []
     for game in GAMES:
         replayed = rules.Game.new("xiangqi", fen=game.start_fen)
@@ -97,6 +98,12 @@ def test_pbm_reads_what_vschess_writes():
     wrong = []
     for game in GAMES:
         theirs = [next(names) for _ in game.moves]
+        # pbm's record names are vschess's, letters H/E for its N/B, and 二兵 for its 中兵
+        ours = zip(game.name_moves("wxf", record=True), game.name_moves("chinese", record=True))
+        for (wxf, chinese), (their_wxf, their_chinese) in zip(ours, theirs):
+            their_chinese = their_chinese.replace("中", "二").translate(str.maketrans("１２３４５６７８９", "123456789"))
+            if wxf != their_wxf.replace("N", "H").replace("B", "E") or chinese != their_chinese:
+                wrong.append((wxf, their_wxf, chinese, their_chinese))
         head = f'[FEN "{game.start_fen}"]\n\n'
         for column in (0, 1):
             record = read("xiangqi", head + " ".join(name[column] for name in theirs) + " *\n")
