@@ -355,14 +355,15 @@ class Game:
     def _unreadable(self, text: str) -> NotationError:
         return notation_styles.unreadable(self.variant, text)
 
-    def name_moves(self, style: str) -> list[str]:
-        """The moves played, named in `style`, one of `self.variant.notations` (rules.notation_styles)."""
+    def name_moves(self, style: str, record: bool = False) -> list[str]:
+        """The moves played, named in `style`, one of `self.variant.notations` (rules.notation_styles);
+        `record`: as the field's programs read them in a game record."""
         notation_styles.check_style(self.variant, style)
         pos = parse_fen(self.tables, self.start_fen)
         names = []
         for text in self.moves:
             move = notation.parse_move(pos, text)
-            names.append(notation_styles.write(pos, move, style))
+            names.append(notation_styles.write(pos, move, style, record))
             pos.push(move)
         return names
 

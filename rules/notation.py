@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from rules.errors import IllegalMove, NotationError
+from rules.notation_chinese import Place, places
 from rules.position import Move, Position
 from rules.said import either, said
 from rules.variant import Variant
@@ -166,16 +167,42 @@ def wxf(pos: Position, move: Move) -> str:
     return text
 
 
+_BY_FILE = ("king", "advisor", "elephant")
+
+
+def wxf_record(pos: Position, move: Move, at: dict[int, Place] | None = None) -> str:
+    """WXF as ElephantEye and vschess write it in a record, which their readers take: a tandem piece
+    always marked (`C+-1`, `C-.4`, whether or not the other could make the same move), the soldiers
+    on files holding two or more counted together (two: `P+`/`P-`, three: `P+`, `P.`, `P-`, more:
+    `Pa` ... `Pe`, files from the right, then from the front), a move along the rank with `.`.
+    Kings, advisors and elephants keep their file.  `at`: places(pos), when the caller has it."""
+    fr = move[0]
+    code = pos.board[fr]
+    piece = pos.t.piece_type(code)
+    at = places(pos) if at is None else at
+    place = at[fr]
+    marked = [p for sq, p in at.items() if pos.board[sq] == code and p.tandem_index is not None]
+    if piece.role in _BY_FILE or place.tandem_index is None:
+        who = _wxf_file(pos, fr)
+    elif len(marked) == 2:
+        who = "+-"[place.tandem_index]
+    elif len(marked) == 3:
+        who = "+.-"[place.tandem_index]
+    else:
+        who = "abcde"[place.tandem_index]
+    return piece.wxf + who + wxf(pos, move)[-2:].replace("=", ".")
+
+
 def _normalise_wxf(text: str) -> str:
     s = text.strip().upper().replace(".", "=")
-    if len(s) >= 2 and s[0] in "+-" and s[1].isalpha():  # "+C.5": front/rear marker written first
+    if len(s) >= 2 and s[0] in "+-=" and s[1].isalpha():  # "+C.5": front/rear marker written first
         s = s[1] + s[0] + s[2:]
     if s and s[0] in _WXF_LETTERS:
         s = _WXF_LETTERS[s[0]] + s[1:]
     return s
 
 
-_WXF_SHAPE = re.compile(r"^[A-Z1-9][1-9+-][=+-][1-9]$")
+_WXF_SHAPE = re.compile(r"^[A-Z1-9][1-9A-E=+-][=+-][1-9]$")
 
 
 def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
@@ -188,6 +215,10 @@ def parse_wxf(pos: Position, text: str, legal: list[Move]) -> Move | None:
             return move
     if not _WXF_SHAPE.match(want):
         return None
+    at = places(pos)
+    for move in legal:      # ElephantEye's and vschess's forms: C+-1, Pa.5, P..4
+        if _normalise_wxf(wxf_record(pos, move, at)) == want:
+            return move
     check_wxf_letter(pos.t.variant, want)
     move = _loose_wxf(pos, text, want, legal)
     if move is None:

@@ -14,12 +14,14 @@ Chinese Xiangqi software describe it (xqbase's 中国象棋着法表示规范, w
     (cchess writes 前, 二, 三, 后 for four; both are read);
   - advisors and elephants keep their file even in tandem: of two on a file only the front one can go
     back and only the rear one forward, so 仕四进五 names one piece;
-  - soldiers on two files that hold two or more each (2+2, 3+2): 前兵 would not say which file, and
-    cchess, which writes just that, names no single piece there.  The file is kept and the piece
-    name goes: 前七平六, 后3进1, 中三平四.  This is WXF's rule for tandem pawns in two files (the
-    file kept, + or - for the place: 7+.6), which Fairy-Stockfish also writes (17=6).  xqbase
-    numbers those soldiers instead, files from the right and then from the front (一兵 ... 五兵);
-    that form is read too.
+  - soldiers on two files that hold two or more each (2+2, 3+2): numbered as xqbase's table,
+    ElephantEye and vschess do, files from the right and then from the front (一兵 ... 五兵:
+    二兵平六).  pbm's earlier form, the file kept and the piece name dropped (前七平六, WXF's
+    7+.6), is still read;
+  - a record for other programs (`record=True`) names the middle soldier of three on a file 二兵,
+    not 中兵: vschess reads no 中 in Chinese (it turns it into a WXF `.P` its own pattern refuses),
+    and ElephantEye reads 二兵 as the second of the three, the same soldier; and Black's cannon 炮
+    in traditional characters too, as ElephantEye writes it.
 """
 from __future__ import annotations
 
@@ -166,16 +168,20 @@ def _twin_goes_alike(pos: Position, move: Move) -> bool:
                and _going(pos, m) == going for m in pos.legal_moves())
 
 
-def write(pos: Position, move: Move, style: str) -> str:
-    """`move` (legal in `pos`) in Chinese notation, in the character set `style` names."""
+def write(pos: Position, move: Move, style: str, record: bool = False) -> str:
+    """`move` (legal in `pos`) in Chinese notation, in the character set `style` names; `record`:
+    as other programs read it in a record (the middle of three soldiers 二兵, not 中兵)."""
     script = SCRIPTS[style]
     side = pos.side
     place = places(pos)[move[0]]
-    name = script.names[place.role][side]
+    # a record's cannon is 炮 for both sides, as ElephantEye writes traditional records (its 砲 is read)
+    name = script.names[place.role][0 if record and place.role == "cannon" else side]
     if place.count == 1 or (place.role in BY_FILE_IN_TANDEM and not _twin_goes_alike(pos, move)):
         who = name + _number(side, place.file)
-    elif place.tandem_files >= 2:
-        who = _place_word(script, place) + _number(side, place.file)
+    elif place.tandem_files >= 2 and place.tandem_index is not None:
+        who = RED_FILES[place.tandem_index] + name
+    elif record and place.count == 3 and place.index == 1:
+        who = RED_FILES[1] + name
     else:
         who = _place_word(script, place) + name
     way, target = _going(pos, move)

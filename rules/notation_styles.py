@@ -36,17 +36,18 @@ def check_style(v: Variant, style: str) -> None:
                             f"{', '.join(v.notations)}")
 
 
-def write(pos: Position, move: Move, style: str) -> str:
-    """`move`, legal in `pos`, named in `style`."""
+def write(pos: Position, move: Move, style: str, record: bool = False) -> str:
+    """`move`, legal in `pos`, named in `style`; `record`: as the field's programs write and read it
+    in a game record (WXF's tandem marks always, notation.wxf_record; notation_chinese.write)."""
     v = pos.t.variant
     check_style(v, style)
     if style == "coordinates":
         return notation.format_move(v, move, pos)
     if style == "wxf":
-        return notation.wxf(pos, move)
+        return notation.wxf_record(pos, move) if record else notation.wxf(pos, move)
     if style == "korean":
         return notation_korean.write(pos, move)
-    return notation_chinese.write(pos, move, style)
+    return notation_chinese.write(pos, move, style, record)
 
 
 def reads_as(pos: Position, text: str, style: str) -> bool:

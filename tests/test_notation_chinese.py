@@ -6,7 +6,7 @@ fifth position, and of every position with tandem pieces, is named in both chara
 back, and named and read as cchess's `Move.to_text()` names it.  Where cchess departs from the rules the module follows, the test says
 how and checks the departure itself:
   - soldiers on two files with two or more each: cchess writes 前兵, which names no single soldier;
-    the module keeps the file (前七);
+    the module numbers them as xqbase, ElephantEye and vschess do (一兵 ... 五兵);
   - four or five soldiers on a file: cchess writes 前, 二, 三, 后 (Black: 前, ２, ３, 后); the module
     一, 二, 三, 四 from the front, and reads cchess's form too;
   - where cchess gives two legal moves one name, that name is no reference for either.
@@ -79,8 +79,7 @@ def expected_from_cchess(pos, move, cchess_text: str) -> str:
     """What the module writes for a move cchess names `cchess_text`, by the departures listed above."""
     place = places(pos)[move[0]]
     if place.role == "soldier" and place.tandem_files >= 2 and place.count >= 2:
-        numerals = RED_FILES if pos.side == 0 else "123456789"
-        return cchess_text[0] + numerals[place.file - 1] + cchess_text[2:]
+        return RED_FILES[place.tandem_index] + cchess_text[1:]
     if place.role == "soldier" and place.count >= 4:
         return RED_FILES[place.index] + cchess_text[1:]
     return cchess_text
@@ -132,11 +131,11 @@ TANDEM = [
     ("2P2k3/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w - - 0 1", "c10d10", "一兵平六", "first of five"),
     ("2P2k3/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w - - 0 1", "c6b6", "五兵平八", "last of five"),
     ("4k4/9/9/9/9/2p6/2p6/2p6/2p6/3K5 b - - 0 1", "c2c1", "一卒进1", "Black's first of four"),
-    # Two files with two or more each: the file stays, the piece name goes.
-    ("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "c7b7", "前七平八", "front on the file 七"),
-    ("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "g6h6", "后三平二", "rear on the file 三"),
-    ("3k5/9/2P3P2/2P3P2/2P6/9/9/9/9/4K4 w - - 0 1", "c7d7", "中七平六", "three beside two"),
-    ("4k4/9/9/9/9/2p3p2/2p3p2/9/9/3K5 b - - 0 1", "c4b4", "前3平2", "Black: the file in digits"),
+    # Two files with two or more each: numbered, files from the right, then from the front.
+    ("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "c7b7", "三兵平八", "front on the file 七"),
+    ("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "g6h6", "二兵平二", "rear on the file 三"),
+    ("3k5/9/2P3P2/2P3P2/2P6/9/9/9/9/4K4 w - - 0 1", "c7d7", "四兵平六", "three beside two"),
+    ("4k4/9/9/9/9/2p3p2/2p3p2/9/9/3K5 b - - 0 1", "c4b4", "一卒平2", "Black: its own right first"),
     # Advisors and elephants keep their file: direction tells them apart.
     ("3k5/9/9/9/9/9/9/3A5/9/3AK4 w - - 0 1", "d1e2", "仕六进五", "rear advisor goes forward"),
     ("3k5/9/9/9/9/9/9/3A5/9/3AK4 w - - 0 1", "d3e2", "仕六退五", "front advisor goes back"),
@@ -180,7 +179,7 @@ def test_numbered_tandem_soldiers_read() -> None:
 
 def test_ambiguous_and_loose_names() -> None:
     game = rules.Game.new("xiangqi", fen="3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1")
-    with pytest.raises(NotationError, match="前七进一 or 前三进一|前三进一 or 前七进一"):
+    with pytest.raises(NotationError, match="一兵进一 or 三兵进一|三兵进一 or 一兵进一"):
         game.play("前兵进一")
     # Horses on h1 and h3 (file 二) can both go forward to file 三.
     game = rules.Game.new("xiangqi", fen="3k5/9/9/9/9/9/9/7N1/9/4K2N1 w - - 0 1")

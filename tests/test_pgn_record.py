@@ -104,5 +104,5 @@ def test_record_through_pbm_deliver(pbm_env):
     name, record = attachment(mail)
     assert name == "xiangqi-101.pgn"
     parsed = read(record)
-    assert parsed.moves == ["C2=5"] and parsed.comments[0] == (1, "alice: The central cannon.")
+    assert parsed.moves == ["C2.5"] and parsed.comments[0] == (1, "alice: The central cannon.")
     assert parsed.comments[1][1].startswith("[%timestamp ")

@@ -87,3 +87,24 @@ def test_a_record_with_a_move_that_cannot_be_played_is_refused_naming_it(pbm_env
     assert "-record needs the game's record" in text(none)
     [wrong] = challenge(pbm_env, "xiangqi", b"1. C2=5 H8+7", word="-record=gib", name="r.pgn")
     assert "-record=gib was asked for, but the record in this mail is pgn" in text(wrong)
+
+
+def test_records_up_to_a_megabyte_are_read_and_a_larger_one_is_refused_with_its_size(pbm_env):
+    """A real dpxq file with its variations is 546 KB; xqbase's files are GBK with an advertisement
+    after the result; a record over 1 MB is refused naming its size and the limit."""
+    signed_up(pbm_env)
+    [game] = random_games("xiangqi", 1, random.Random(5), 40)
+    block = dhtmlxq.record(board_of(game), []).replace("[/DhtmlXQ]", "".join(
+        f"[DhtmlXQ_move_{i}_1_1]77477062[/DhtmlXQ_move_{i}_1_1]\n" for i in range(14_000)) + "[/DhtmlXQ]")
+    assert 600_000 < len(block) < 1024 * 1024
+    challenge(pbm_env, "xiangqi", f"[DhtmlXQiFrame]{block}[/DhtmlXQiFrame]".encode(), name="game.txt")
+    assert start_fen(pbm_env, "xiangqi") == game.fen()
+    pbm_env.mail(f"xiangqi resign 101 alice {PASSWORDS['alice']}", sender="alice@example.org")
+    pbm_env.replies()
+    xqbase = (Path(__file__).parent / "data" / "xq" / "ccgc-1.pgn").read_bytes()
+    challenge(pbm_env, "xiangqi", xqbase, name="ccgc.pgn")
+    [(fen,)] = pbm_env.query("SELECT start_fen FROM games WHERE variant = 'xiangqi' AND board = 102")
+    assert fen == replay("xiangqi", read("xiangqi", text_of(xqbase))).fen()
+    big = block.encode() + b" " * (1024 * 1024 + 10_000 - len(block.encode()))
+    [refused] = challenge(pbm_env, "xiangqi", big, name="big.txt")
+    assert "The record big.txt is 1,034 KB; records of up to 1,024 KB are read." in text(refused)

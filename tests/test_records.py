@@ -14,7 +14,7 @@ from pathlib import Path
 import cchess
 import pytest
 from support.playouts import random_games
-from support.postoffice import PostOffice
+from support.postoffice import PASSWORDS, PostOffice
 
 import rules
 from pbm.model.play.games import Board, PlayedMove
@@ -224,7 +224,16 @@ def test_record_command_attaches_each_format(tmp_path):
     post.send("janggi move 101 alice Sw0rdfish a4b4", sender="alice@example.org")
     [zh] = post.send("xiangqi record 101 zh")
     name, data = attachment(zh)
+    [part] = list(zh.iter_attachments())
+    assert part.get_content_type() == "application/x-chess-pgn" and part.get_param("charset") == "gb18030"
+    assert name == "xiangqi-101.zh.pgn" and "1. 炮二平五".encode("gbk") in data
+    [zh] = post.send("xiangqi record 101 zh utf-8")
+    name, data = attachment(zh)
     assert name == "xiangqi-101.zh.pgn" and "1. 炮二平五" in data.decode("utf-8")
+    post.send(f"set bob {PASSWORDS['bob']} lang=zh-Hant", sender="bob@example.org")
+    [zh] = post.send("xiangqi record 101 zh", sender="bob@example.org")     # traditional, in Big5
+    [part] = list(zh.iter_attachments())
+    assert part.get_param("charset") == "big5" and "1. 炮二平五".encode("big5") in attachment(zh)[1]
     [block] = post.send("xiangqi record 101 dhtmlxq")
     name, data = attachment(block)
     assert name == "xiangqi-101.dhtmlxq" and "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]" in data.decode()

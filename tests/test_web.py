@@ -95,6 +95,7 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert "It is bob&#39;s turn." in page and "The central cannon." in page
     assert "<b>alice</b></td><td>1500? ±1000</td>" in page      # each player's rating, as of now
     assert 'src="' in page and "record.pgn" in page and "record.zh.pgn" in page and "record.dhtmlxq" in page
+    assert "/record.zh.pgn?encoding=utf-8" in page and "/record.pgn?encoding" not in page
     chinese = fetch(links["bob"])[2].decode()
     assert "炮二平五" in chinese and "马８进７" not in chinese and "马8进7" in chinese
     assert 'lang="zh-Hans"' in chinese
@@ -115,8 +116,12 @@ def test_each_reader_has_a_page_of_their_own(site):
     assert then[2][:8] == b"\x89PNG\r\n\x1a\n"
     assert fetch(links["alice"] + "?ply=9")[0] == 404
 
-    status, headers, body = fetch(links["alice"] + "/record.zh.pgn")
-    assert status == 200 and "1. 炮二平五 {alice: The central cannon.}" in body.decode()
+    status, headers, body = fetch(links["alice"] + "/record.zh.pgn")     # GBK, as xqbase's readers take it
+    assert headers["Content-Type"] == "application/x-chess-pgn; charset=gb18030"
+    assert status == 200 and "1. 炮二平五 {alice: The central cannon.}".encode("gbk") in body
+    status, headers, body = fetch(links["alice"] + "/record.zh.pgn?encoding=utf-8")
+    assert headers["Content-Type"] == "application/x-chess-pgn; charset=utf-8"
+    assert "1. 炮二平五 {alice: The central cannon.}" in body.decode()
     assert headers["Content-Disposition"] == 'inline; filename="xiangqi-101.zh.pgn"'
     assert "[DhtmlXQ_movelist]774770627967[/DhtmlXQ_movelist]" in fetch(links["bob"] + "/record.dhtmlxq")[2].decode()
     assert '[White "alice"]' in fetch(links["carol"] + "/record.pgn")[2].decode()

@@ -200,14 +200,16 @@ COMMANDS: list[Command] = [
             seeking.accept_seek, game=True, min_args=3, max_args=3, passwords=(2,)),
     Command("player", "USERID", N_("rating and its history, results by opponent, running games"),
             queries.player, game=True, min_args=1, max_args=1),
-    Command("record", "BOARD [pgn|zh|dhtmlxq|gib]", N_("the game's record, also attached as a file"),
-            queries.record, game=True, min_args=1, max_args=2,
+    Command("record", "BOARD [pgn|zh|dhtmlxq|gib] [utf-8]", N_("the game's record, also attached as a file"),
+            queries.record, game=True, min_args=1, max_args=3,
             details=N_("PGN is what game databases and analysis sites read (pychess-variants reads "
                     "Xiangqi's and Janggi's). Moves are in the game's notation (WXF for Xiangqi), "
                     "the players' comments and chat are PGN comments, and the last comment gives the "
                     "result's reason. The final mails of a game carry it too. For Xiangqi, zh is PGN "
-                    "with the moves in Chinese (as xqbase keeps it) and dhtmlxq the forums' "
-                    "[DhtmlXQ] block; for Janggi, gib is the Korean programs' file, in CP949.")),
+                    "with the moves in Chinese (as xqbase keeps it), in GBK (Big5 for traditional "
+                    "characters), and dhtmlxq the forums' [DhtmlXQ] block; for Janggi, gib is the "
+                    "Korean programs' file, in CP949. Add utf-8 after the format for the file in "
+                    "UTF-8.")),
     Command("games", "[USERID...] [active|inactive|next]", N_("the list of games"), queries.games_list,
             game=True, max_args=20),
     Command("history", "[USERID]", N_("finished games, newest first"), queries.history, game=True,

@@ -46,7 +46,8 @@ class Outgoing:
     headers: dict[str, str] = field(default_factory=dict)
     kind: str = ""          # "turn", "note" or "chat" for game mails: a reply to it is read by it
     html: str = ""          # the same mail as HTML (a drawn board): sent as multipart/alternative
-    attachments: tuple[tuple[str, str | bytes], ...] = ()   # (name, text, or bytes): a record
+    attachments: tuple[tuple[str, str | bytes] | tuple[str, bytes, str], ...] = ()   # (name, text, or bytes
+    # and, for bytes, their Content-Type with the charset): a record
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
     related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)
     calendar: str = ""      # an iCalendar object (method=PUBLISH): a player's deadline

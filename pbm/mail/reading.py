@@ -195,12 +195,12 @@ def decode(msg: Message, raw: bytes, own_address: str, mail_from: str | None = N
 
 
 ATTACHED_FILES = 4                      # the files a command may read (a game record): the first ones
-ATTACHED_BYTES = 256 * 1024             # each at most; a record of a long game is a few KB
 
 
 def attached_files(msg: Message) -> tuple[tuple[str, bytes], ...]:
-    """(file name, bytes) of the message's small attachments, for a command that reads one
-    (`challenge -record`)."""
+    """(file name, bytes) of the message's first attachments, for a command that reads one
+    (`challenge -record`), whatever their size: the reader refuses one over its limit, naming its
+    size (pbm.records.importing.LIMIT), and the mail's size is the MTA's to bound."""
     found = []
     for part in _leaf_parts(msg):
         if part.get_content_disposition() != "attachment" or len(found) == ATTACHED_FILES:
@@ -209,8 +209,7 @@ def attached_files(msg: Message) -> tuple[tuple[str, bytes], ...]:
             data = part.get_payload(decode=True) or b""
         except Exception:               # an undecodable part is no record
             continue
-        if len(data) <= ATTACHED_BYTES:
-            found.append((part.get_filename() or "", data))
+        found.append((part.get_filename() or "", data))
     return tuple(found)
 
 

@@ -111,7 +111,7 @@ def render(template: str, /, **values: object) -> str:
 
 def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str | bytes], ...] = (),
+           attachments: tuple[tuple[str, str | bytes] | tuple[str, bytes, str], ...] = (),
            related: tuple[tuple[str, str, bytes], ...] = (), calendar: str = "") -> Outgoing:
     """The reply to the sender of `inbound` (Auto-Submitted: auto-replied)."""
     references = tuple(dict.fromkeys(r for r in (root, incoming.message_id) if r))
@@ -122,7 +122,7 @@ def answer(incoming: Incoming, subject: str, body: str, *, root: str | None = No
 
 def notify(to: str, subject: str, body: str, *, root: str | None = None,
            reply_to: str | None = None, kind: str = "", html: str = "",
-           attachments: tuple[tuple[str, str | bytes], ...] = (),
+           attachments: tuple[tuple[str, str | bytes] | tuple[str, bytes, str], ...] = (),
            related: tuple[tuple[str, str, bytes], ...] = (), calendar: str = "") -> Outgoing:
     """A mail nobody asked for just now, e.g. to the opponent (Auto-Submitted: auto-generated)."""
     return Outgoing(to=to, subject=subject, body=body, in_reply_to=root,

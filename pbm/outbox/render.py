@@ -60,8 +60,8 @@ def render(config: Config, out: Outgoing, now: datetime) -> tuple[str, bytes]:
     part_headers, body = alternatives[0] if len(alternatives) == 1 else _multipart("alternative", alternatives)
     if out.attachments:
         part_headers, body = _multipart("mixed", [(part_headers, body), *(
-            _text_part(data, "plain", filename) if isinstance(data, str) else _file_part(filename, data)
-            for filename, data in out.attachments)])
+            _text_part(data, "plain", filename) if isinstance(data, str) else _file_part(filename, data, *media)
+            for filename, data, *media in out.attachments)])
     lines += ["MIME-Version: 1.0", *part_headers]
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
     text = "\r\n".join(lines) + "\r\n\r\n" + body
@@ -93,10 +93,11 @@ def _calendar_part(ical: str) -> tuple[list[str], str]:
     return headers, text
 
 
-def _file_part(filename: str, data: bytes) -> tuple[list[str], str]:
-    """An attachment whose bytes must arrive as they are (a `.gib` in CP949, which the Korean programs
-    read): base64, saved byte for byte by any mail client."""
-    return [f'Content-Type: application/octet-stream; name="{filename}"', "Content-Transfer-Encoding: base64",
+def _file_part(filename: str, data: bytes, media: str = "application/octet-stream") -> tuple[list[str], str]:
+    """An attachment whose bytes must arrive as they are (a `.gib` in CP949, a Chinese PGN in GBK,
+    which the programs read): base64, saved byte for byte by any mail client; `media` its
+    Content-Type with the charset."""
+    return [f'Content-Type: {media}; name="{filename}"', "Content-Transfer-Encoding: base64",
             f'Content-Disposition: attachment; filename="{filename}"'], _base64(data)
 
 

@@ -1,6 +1,7 @@
 """Xiangqi as xqbase keeps it (`record.zh.pgn`): PGN's tag pairs with `Red`/`Black` for the players
 and the moves in Chinese notation, one move pair a line, Black's file numbers in full-width digits
-(`1. 炮二平五 马８进７`), in simplified characters or, for a zh-Hant reader, traditional ones.
+(`1. 炮二平五 马８进７`), in simplified characters or, for a zh-Hant reader, traditional ones; served in
+GBK (Big5 for traditional) as xqbase's files are, UTF-8 on request.
 """
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from pbm.model.play.games import Board
 from pbm.model.play.pgn import comment, escape
 from pbm.records.layout import fill
 
+# xqbase's programs read GBK bytes, traditional ones Big5 (ElephantEye writes them so); GB18030 is
+# GBK byte for byte wherever GBK has the character, and has every other one (a player's name).
+ENCODING = "gb18030"
+TRADITIONAL_ENCODING = "big5"
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 EVENT = "象棋 Board {number}"
 
@@ -29,7 +34,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str, tradit
     if said.get(0):
         lines += fill(" ".join(said[0]).split())
     names = [name.translate(FULL_WIDTH) for name in game.name_moves(
-        "chinese-traditional" if traditional else "chinese")]
+        "chinese-traditional" if traditional else "chinese", record=True)]
     black_first = board.start_fen.split()[1] == "b"
     line: list[str] = []
     for ply, name in enumerate(names, start=1):

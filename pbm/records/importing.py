@@ -5,16 +5,13 @@ notation the game has, so that the first move that cannot be read or played is n
 """
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
-
 import rules
+from pbm.records import parsing
+from pbm.records.parsing import Record
+from rules.notation_chinese import READ_PLACES, READ_ROLES, READ_VERBS
 
-
-class Record(NamedTuple):
-    form: str                   # "pgn", "dhtmlxq" or "gib"
-    fen: str | None             # the start, when not the game's standard one
-    moves: list[str]            # as the record writes them
+__all__ = ["Record", "Unplayable", "text_of", "read", "replay", "LIMIT"]
+LIMIT = 1024 * 1024         # bytes of a record read at most: a real DhtmlXQ with its variations is 546 KB
 
 
 class Unplayable(Exception):
@@ -25,24 +22,44 @@ class Unplayable(Exception):
         self.number, self.text, self.error = number, text, error
 
 
+# The characters a record's moves and tags are written in, to tell its charset: the notation's
+# (炮二平五, 馬８進７), a .gib's Korean (초차림, 79졸78).  A wrong decoding yields other characters.
+_KNOWN = frozenset("".join(READ_ROLES) + "".join(READ_VERBS) + "".join(READ_PLACES)
+                   + "一二三四五六七八九１２３４５６７８９红黑胜负和棋象棋" + "초한차림대국자졸병포마상사장수쉼총결과완승")
+# The charsets the field's programs write, in the order a tie is settled: xqbase's GBK (its superset
+# GB18030 read for it), Big5 for traditional records, CP949 for the Korean programs' .gib.
+CHARSETS = ("gb18030", "big5", "cp949")
+
+
 def text_of(data: bytes) -> str:
-    """A record's text: UTF-8, else CP949 (the Korean programs' .gib), else Latin-1."""
-    for charset in ("utf-8-sig", "cp949"):
+    """A record's text: UTF-8 (with or without a BOM) if it is that, else the charset among CHARSETS
+    in which most of it reads as a record's characters, else Latin-1."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    best, score = None, -1
+    for charset in CHARSETS:
         try:
-            return data.decode(charset)
+            text = data.decode(charset)
         except UnicodeDecodeError:
             continue
-    return data.decode("latin-1")
+        known = sum(map(_KNOWN.__contains__, text))
+        if known > score:
+            best, score = text, known
+    return best if best is not None else data.decode("latin-1")
 
 
 def read(variant: str, text: str) -> Record | None:
-    """The record in `text`, or None if it holds no moves and no position."""
+    """The record in `text`, or None if it holds no moves and no position.  Raises rules.FenError
+    for a start position that cannot be written down (a DhtmlXQ binit with two pieces on a point)."""
     if "[DhtmlXQ" in text:
-        found = _dhtmlxq(text)
-    elif variant == "janggi" and (_GIB_TAG.search(text) or _KIBO.search(text)):
-        found = _gib(text)
+        found = parsing.dhtmlxq(text)
+    elif variant == "janggi" and (any(f"[{tag} " in text for tag in parsing.GIB_TAGS)
+                                  or parsing.KIBO.search(text)):
+        found = parsing.gib(text)
     else:
-        found = _pgn(text)
+        found = parsing.pgn(text)
     return found if found.moves or found.fen else None
 
 
@@ -59,75 +76,3 @@ def replay(variant: str, record: Record) -> rules.Game:
     return game
 
 
-# --- PGN ---------------------------------------------------------------------------------------------
-
-_TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$', re.M)
-_NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|\([^()]*\)|\$\d+")
-_NUMBER = re.compile(r"^\d+\.+")
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
-
-
-def _pgn(text: str) -> Record:
-    tags = {name: value for name, value in _TAG.findall(text)}
-    movetext = _TAG.sub("", text)
-    first = re.search(r"^\s*1\s*\.", movetext, re.M)      # the command line may stand before it
-    if first and tags == {}:
-        movetext = movetext[first.start():]
-    moves = []
-    for token in _NOT_MOVES.sub(" ", movetext).split():
-        token = _NUMBER.sub("", token)
-        if token and token not in _RESULTS and token.strip(".") and not token.startswith("..."):
-            moves.append(token)
-    return Record("pgn", tags.get("FEN"), moves)
-
-
-# --- DhtmlXQ -----------------------------------------------------------------------------------------
-
-_FILES = "abcdefghi"
-_BINIT_ORDER = "RNBAKABNRCCPPPPPrnbakabnrccppppp"
-
-
-def _dhtmlxq(text: str) -> Record:
-    fields = dict(re.findall(r"\[DhtmlXQ_(\w+)\](.*?)\[/DhtmlXQ_\1\]", text, re.S))
-    digits = re.sub(r"\D", "", fields.get("movelist", ""))
-    moves = [f"{_FILES[int(m[0])]}{10 - int(m[1])}{_FILES[int(m[2])]}{10 - int(m[3])}"
-             for m in (digits[i:i + 4] for i in range(0, len(digits) - 3, 4))]
-    binit = re.sub(r"\D", "", fields.get("binit", ""))
-    fen = None
-    if len(binit) == 64:
-        rows = [["."] * 9 for _ in range(10)]
-        for letter, i in zip(_BINIT_ORDER, range(0, 64, 2)):
-            if binit[i:i + 2] != "99":
-                rows[int(binit[i + 1])][int(binit[i])] = letter
-        placement = "/".join(re.sub(r"\.+", lambda m: str(len(m[0])), "".join(r)) for r in rows)
-        # the format does not say who moves first: the first move's piece does
-        first = rows[10 - int(moves[0][1:-2])][_FILES.index(moves[0][0])] if moves else "R"
-        fen = f"{placement} {'b' if first.islower() else 'w'} - - 0 1"
-    return Record("dhtmlxq", fen, moves)
-
-
-# --- .gib --------------------------------------------------------------------------------------------
-
-_GIB_TAG = re.compile(r'\[(초차림|한차림|총수|초대국자)\s')
-_KIBO = re.compile(r"(\d+)\.\s*(한수쉼|(\d\d)\s*[楚漢]?\s*(\S)\s*(\d\d))")
-
-
-def _gib(text: str) -> Record:
-    tags = {name: value for name, value in _TAG.findall(text)}
-    body = _TAG.sub("", text)
-    moves = [kibo if kibo == "한수쉼" else f"{fr}{piece}{to}"
-             for _, kibo, fr, piece, to in _KIBO.findall(_NOT_MOVES.sub(" ", body))]
-    fen = tags.get("FEN")
-    cho, han = tags.get("초차림", ""), tags.get("한차림", "")
-    if fen is None and (cho or han):
-        fen = (f"{_back_rank(han or '마상상마')}/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/"
-               f"{_back_rank(cho or '마상상마').upper()} w - - 0 1")
-    return Record("gib", fen, moves)
-
-
-def _back_rank(name: str) -> str:
-    """A 차림 (horses 마 and elephants 상 on files b, c, g, h, read from Cho's left) as a FEN rank."""
-    pieces = ["n" if c == "마" else "b" for c in name if c in "마상"]
-    if len(pieces) != 4:
-        pieces = list("nbbn")
-    return f"r{pieces[0]}{pieces[1]}a1a{pieces[2]}{pieces[3]}r"

@@ -191,7 +191,7 @@ def record(db: Database, config: Config, who: Reader, suffix: str, utf8: bool) -
             _made.move_to_end(key)
             return _made[key]
     text = fmt.write(board, comments, config.server.address, prefs["lang"])
-    data, charset = formats.encoded(fmt, text, utf8)
+    data, charset = formats.encoded(fmt, text, utf8, prefs["lang"])
     made = data, f"{fmt.media}; charset={charset}", formats.filename(fmt, board)
     with _making:
         _made[key] = made

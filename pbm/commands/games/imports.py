@@ -57,10 +57,20 @@ def _reading(incoming: Incoming, variant: str) -> Reading:
         return Reading(found, in_body, unplayable=e)
 
 
+class TooLarge(Exception):
+    """A record over importing.LIMIT bytes: `name` (the attachment's; "" for the body), its size."""
+
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(name, size)
+        self.name, self.size = name, size
+
+
 def _find(incoming: Incoming, variant: str) -> tuple[importing.Record | None, bool]:
     """The first record among the attachments and the body, and whether it is the body."""
-    files = [data for _name, data in incoming.attachments]
-    for i, data in enumerate([*files, incoming.body.encode()]):
+    files = list(incoming.attachments)
+    for i, (name, data) in enumerate([*files, ("", incoming.body.encode())]):
+        if len(data) > importing.LIMIT:
+            raise TooLarge(name, len(data))
         found = importing.read(variant, importing.text_of(data))
         if found is not None:
             return found, i == len(files)
@@ -73,6 +83,16 @@ def position(ctx: Context, variant: str, asked: str | bool) -> tuple[str, int]:
         raise CommandError(_("-record={word} is not a record format; write -record, or -record= one "
                              "of: {forms}.").format(word=asked, forms=", ".join(FORMS)))
     reading = dict(ctx.incoming.records).get(variant) or _reading(ctx.incoming, variant)
+    if isinstance(reading.error, TooLarge):
+        size, limit = f"{-(-reading.error.size // 1024):,}", f"{importing.LIMIT // 1024:,}"
+        if reading.error.name:
+            raise CommandError(_("The record {name} is {size} KB; records of up to {limit} KB "
+                                 "are read.").format(name=reading.error.name, size=size, limit=limit))
+        raise CommandError(_("The record in the mail's text is {size} KB; records of up to "
+                             "{limit} KB are read.").format(size=size, limit=limit))
+    if isinstance(reading.error, rules.RulesError):     # a start position no board can hold
+        raise CommandError(_("The record's start position cannot be used: {why}").format(
+            why=wording.refusal(reading.error))) from None
     if reading.error is not None:
         raise reading.error
     found = reading.found

@@ -167,15 +167,21 @@ def _reliability(ctx: Context, user: str) -> list[str]:
 def record(ctx: Context, req: Request) -> None:
     """The game's record in the format asked for (PGN by default), in the mail and attached."""
     board = load_board(ctx, req.game, req.args[0])
-    fmt = record_format(board, req.args[1] if len(req.args) > 1 else "pgn")
-    text = fmt.write(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address, i18n.language())
+    words = list(req.args[1:])
+    utf8 = bool(words) and words[-1].lower() in formats.UTF8_WORDS     # `record 101 zh utf-8`
+    if utf8:
+        words.pop()
+    fmt = record_format(board, words[0] if words else "pgn")
+    lang = i18n.language()
+    text = fmt.write(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address, lang)
     name = formats.filename(fmt, board)
-    data, charset = formats.encoded(fmt, text)
+    data, charset = formats.encoded(fmt, text, utf8, lang)
+    attached = (name, text) if charset == "utf-8" else (name, data, f"{fmt.media}; charset={charset}")
     ctx.out.append(compose.answer(
         ctx.incoming, _("{title} Board {number} record").format(title=board.title, number=board.number),
         compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text,
                        form=fmt.key),
-        root=notify.thread(ctx, board), attachments=((name, text if charset == "utf-8" else data),)))
+        root=notify.thread(ctx, board), attachments=(attached,)))
 
 
 def record_format(board: Board, word: str) -> formats.Format:

@@ -1,8 +1,9 @@
 """A game's record as PGN (the "export format" of the PGN standard, 1994), the form game databases,
 pychess-variants and Fairy-Stockfish's tools read: the Seven Tag Roster, then `Variant`, and `FEN` with
 `SetUp` when the game did not begin from the standard start; moves in the game's own notation (WXF
-for Xiangqi, coordinates otherwise), the players' comments and chat as `{author: text}` after the move
-they came with, and the result with its reason as the last comment.
+for Xiangqi, with `[Format "WXF"]` and written as ElephantEye and vschess write and read it:
+rules.notation.wxf_record; coordinates otherwise), the players' comments and chat as
+`{author: text}` after the move they came with, and the result with its reason as the last comment.
 """
 from __future__ import annotations
 
@@ -28,13 +29,16 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
             ("White", board.player1), ("Black", board.player2), ("Result", board.result),
             ("Variant", board.variant), ("TimeControl", time_control(board.options))]
+    wxf = rules.get_variant(board.variant).notation == "wxf"
+    if wxf:
+        tags.append(("Format", "WXF"))     # xqbase's readers take moves as WXF only with this tag
     if not standard:
         tags += [("SetUp", "1"), ("FEN", board.start_fen)]
     if board.params:
         tags.append(("VariantOptions", " ".join(_param(k, v) for k, v in sorted(board.params.items()))))
     header = "\n".join(f'[{name} "{escape(value)}"]' for name, value in tags)
 
-    wxf = rules.get_variant(board.variant).notation == "wxf"
+    names = board.replay().name_moves("wxf", record=True) if wxf else [p.move for p in board.moves]
     fields = board.start_fen.split()
     black_first = fields[1] == "b"
     first_number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1   # the FEN's
@@ -46,14 +50,14 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
             lines.setdefault(ply + 1, []).append(_variation(board, ply, text.line, wxf, first_number,
                                                             black_first))
     tokens = said.get(0, [])
-    for ply, played in enumerate(board.moves, start=1):
+    for ply in range(1, len(board.moves) + 1):
         index = ply - 1 + black_first          # half-moves from a White move
         number = index // 2 + first_number
         if index % 2 == 0:
             tokens.append(f"{number}.")
         elif ply == 1 or said.get(ply - 1) or lines.get(ply - 1):    # its number again after these
             tokens.append(f"{number}...")
-        tokens.append(played.notation if wxf else played.move)
+        tokens.append(names[ply - 1])
         tokens += lines.get(ply, [])
         tokens += said.get(ply, [])
     if board.reason:
