@@ -51,8 +51,8 @@ def test_a_note_is_private_until_shared_after_the_end(pbm_env: PbmEnv) -> None:
     assert notes == [f"bob (note): {SECRET} I should answer with the horse.",
                      "bob (note): Horse first, then the rook. [line: h10g8 h1g3 i10h10]"]
     # the line is a variation replacing Black's first move: 1... H8+7 2. H2+3 R9=8
-    assert game.variations == [(1, ["H8+7", "H2+3", "R9=8"])]
-    assert game.moves == ["C2=5", "H8+7"]
+    assert game.variations == [(1, ["H8+7", "H2+3", "R9.8"])]
+    assert game.moves == ["C2.5", "H8+7"]
 
 
 def test_notes_of_a_player_who_does_not_share_stay_private(pbm_env: PbmEnv) -> None:

@@ -73,16 +73,19 @@ def _variation(board: Board, ply: int, line: tuple[str, ...], wxf: bool, first_n
     alternative to move `ply` + 1: `(2... H8+7 3. H2+3)`; the moves that cannot be played there (a
     line an undo took back) are left out."""
     game = board.replay().at(ply)
-    tokens = []
     for move in line:
         try:
             game.play(move)
         except rules.RulesError:
             break
-        index = game.ply - 1 + black_first
+    played = game.ply - ply
+    names = game.name_moves("wxf", record=True)[ply:] if wxf else game.moves[ply:]   # as the record's
+    tokens = []
+    for i, name in enumerate(names[:played]):
+        index = ply + i + black_first
         if index % 2 == 0 or not tokens:
             tokens.append(f"{index // 2 + first_number}{'.' if index % 2 == 0 else '...'}")
-        tokens.append(game.notation[-1] if wxf else game.moves[-1])
+        tokens.append(name)
     return "(" + " ".join(tokens) + ")"
 
 
