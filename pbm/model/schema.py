@@ -16,6 +16,7 @@ from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
     CORRESPONDENCE,
+    KEYS_FIRST,
     LIMITS,
     TOURNAMENT_CHOICES,
     TOURNAMENTS,
@@ -293,4 +294,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
+    KEYS_FIRST,
 ]
