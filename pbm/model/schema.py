@@ -281,6 +281,15 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
+# 13: the storage's own checks: the key's columns first in WITHOUT ROWID tables (KEYS_FIRST), and the
+# count of commits (pbm.model.db.Witness), one row, that tells a database which lost commits.
+COMMITS = """
+CREATE TABLE commits (n INTEGER NOT NULL);
+INSERT INTO commits (n) VALUES (0);
+"""
+STORAGE = KEYS_FIRST + COMMITS
+
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -294,5 +303,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
-    KEYS_FIRST,
+    STORAGE,
 ]

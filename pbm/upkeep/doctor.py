@@ -21,7 +21,8 @@ from pathlib import Path
 
 from pbm import clock
 from pbm.config import Config, ConfigError
-from pbm.model.store import lost
+from pbm.model.db import Database
+from pbm.model.store import behind, lost
 from pbm.upkeep import health, reach, replica
 
 NOTE = "note: "
@@ -157,6 +158,10 @@ def _database(config: Config, user: User) -> Iterator[str]:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
         try:
+            problem = behind(config, Database(db))
+            if problem:
+                yield problem
+                return
             result = [row[0] for row in db.execute("PRAGMA integrity_check")]
             version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
         finally:
