@@ -395,8 +395,8 @@ def _user(config: Config, args: argparse.Namespace) -> int:
         print(f"pbm: there is no user {args.user_id}", file=sys.stderr)
         return EX_USAGE
     with transaction(db):
-        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, force=True)
-    print(f"One-time code for {user.id}, valid for an hour: {code}\n"
+        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, own=False, force=True)
+    print(f"One-time code for {user.id}, valid for a day: {code}\n"
           f"The player sets a new password by mailing the subject:\n"
           f"    password set {user.id} {code} NEWPASSWORD")
     return EX_OK

@@ -18,6 +18,7 @@ from pbm.model.schema_play import (
     CORRESPONDENCE,
     KEYS_FIRST,
     LIMITS,
+    RESET_SOURCES,
     TOURNAMENT_CHOICES,
     TOURNAMENTS,
 )
@@ -304,4 +305,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     LIMITS,
     TOURNAMENT_CHOICES,
     STORAGE,
+    RESET_SOURCES,
 ]

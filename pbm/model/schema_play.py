@@ -1,6 +1,6 @@
-"""The tables of correspondence play and of its defences: migrations 7 to 13 of pbm.model.schema
+"""The tables of correspondence play and of its defences: migrations 7 to 14 of pbm.model.schema
 (conditional moves and clocks, tournaments, fair clocks, appeals, the limits against abuse, a
-tournament's choices, the key's columns first).  Never edit a migration that has shipped; add a new one."""
+tournament's choices, the key's columns first, reset codes by source).  Never edit a migration that has shipped; add a new one."""
 from __future__ import annotations
 
 # 7: correspondence play: conditional moves (a tree of branches per player, each row one line from
@@ -214,4 +214,24 @@ INSERT INTO pending_addresses_keyed (user_id, address, position, asked_at)
     SELECT user_id, address, position, asked_at FROM pending_addresses;
 DROP TABLE pending_addresses;
 ALTER TABLE pending_addresses_keyed RENAME TO pending_addresses;
+"""
+
+
+# 14: reset codes counted per asking source (pbm.model.players.resets): `own` says whether the code
+# was asked for from a registered address of the user; several codes may be issued in the same
+# instant (the lines of one `multiple` mail), so the code is part of the key.
+RESET_SOURCES = """
+CREATE TABLE reset_codes_sourced (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    issued_at TEXT NOT NULL,
+    code TEXT NOT NULL,                 -- HMAC of the code under the server secret, never the code
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                       -- a code works once
+    own INTEGER NOT NULL DEFAULT 0,     -- 1: asked for from a registered address of the user
+    PRIMARY KEY (user_id, issued_at, code)
+) WITHOUT ROWID;
+INSERT INTO reset_codes_sourced (user_id, issued_at, code, expires_at, used_at)
+    SELECT user_id, issued_at, code, expires_at, used_at FROM reset_codes;
+DROP TABLE reset_codes;
+ALTER TABLE reset_codes_sourced RENAME TO reset_codes;
 """
