@@ -22,7 +22,9 @@ status "failed", the player is told, and the administrators are told the excepti
 A command runs at the time its message reached the operator's MX, as that MX wrote it in its
 `Received:` line (`[security] authserv_id`, pbm.mail.stamps), else at the time pbm took it
 (`received_at`, which `pbm inbound retry` keeps): a move made in time is not charged for a mail
-system that held it, and clocks, time-outs and reminders all go by that time.
+system that held it, and clocks, time-outs and reminders all go by that time.  The MX's time is
+taken at most `[clocks] max_hold` hours before pbm took the mail (a mail system holds mail for
+hours; an older date is a forged line), and a move never before its turn began (pbm.commands.games.play).
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 
 from pbm import clock
@@ -298,10 +300,12 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
     return None if recorded is None else recorded[0]
 
 
-def moved_at(arrival: Arrival, taken: datetime) -> datetime:
+def moved_at(arrival: Arrival, taken: datetime, max_hold: timedelta) -> datetime:
     """The time the message's commands run at: when it reached the trusted MX, if it says (never
-    later than `taken`, when pbm took it), else `taken`."""
-    return min(parse_timestamp(arrival.reached), taken) if arrival.reached else taken
+    later than `taken`, when pbm took it, nor more than `max_hold` before it), else `taken`."""
+    if not arrival.reached:
+        return taken
+    return min(max(parse_timestamp(arrival.reached), taken - max_hold), taken)
 
 
 def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
@@ -314,7 +318,8 @@ def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
         message = reading.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
                                  arrival.rcpt_tos)
         kept = reading.kept_headers(msg)
-    handled = dispatch.handle(db, config, message, moved_at(arrival, taken or now))
+    handled = dispatch.handle(db, config, message, moved_at(arrival, taken or now,
+                                                            timedelta(hours=config.clocks.max_hold)))
     error_point("command-error")
     ids = queue.queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
