@@ -211,7 +211,11 @@ def _tournament(config: Config, args: argparse.Namespace) -> int:
     from pbm.tournaments import trf
 
     try:
-        text = _trf_text(Path(args.file).read_bytes())
+        data = Path(args.file).read_bytes()     # UTF-8 (FIDE's), UTF-16 with its byte-order mark, or
+        try:                                    # CP1252 (what Swiss-Manager and other Windows tools write)
+            text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252")
         report = trf.read(text)
         differ = trf.check(report) if report.system == "swiss" else []
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError) as e:
@@ -227,17 +231,6 @@ def _tournament(config: Config, args: argparse.Namespace) -> int:
     print(f"{args.file}: {report.name}, {len(report.entrants)} players, {last} rounds paired again "
           f"by pbm's Dutch system: {len(differ)} differ")
     return 1 if differ else EX_OK
-
-
-def _trf_text(data: bytes) -> str:
-    """A TRF file's text: UTF-8 (FIDE's), UTF-16 with its byte-order mark, else CP1252 (what
-    Swiss-Manager and other Windows programs write); UnicodeDecodeError if it is none of them."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252")
 
 
 def _unreadable(error: Exception) -> str:

@@ -45,7 +45,7 @@ from pbm.logs import describe_exception
 from pbm.mail import authresults, reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.players import accounts
-from pbm.model.server import sealed
+from pbm.model.server import heartbeats, sealed
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import queue
 from pbm.upkeep import health
@@ -357,9 +357,17 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
               inbound_id, key, detail)
     told = TOLD if config.admins.notify else NOT_TOLD
     notices = [_notice(config, sender, key, INTERNAL_ERROR.format(message_id=key, told=told))]
-    notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
-        inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
-        for admin in config.admins.notify]
+    # at most one notice an hour (a sender who can make a command fail must not page the admins
+    # per mail): it counts the failures since the last one, which `pbm inbound failed` lists
+    previous = heartbeats.last(db, CRASH_NOTICE)
+    if config.admins.notify and (previous is None or now - previous >= NOTICE_EVERY):
+        heartbeats.beat(db, CRASH_NOTICE, now)
+        failed = db.execute("SELECT count(*) FROM inbound WHERE redacted < 2 AND received_at > ? AND "
+                            "status = 'failed'", [timestamp(previous) if previous else ""]).fetchone()[0]
+        since = f"the last notice, at {timestamp(previous)[:16]} UTC" if previous else "pbm began"
+        notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
+            inbound_id=inbound_id, message_id=key, sender=sender, detail=detail,
+            failed=f"{failed} message{'' if failed == 1 else 's'}", since=since), "auto-generated") for admin in config.admins.notify]
     ids = queue.queue(db, config, notices, now, inbound_id, claimant)
     return IntakeResult("failed", inbound_id, tuple(ids), key)
 
@@ -396,6 +404,8 @@ can be run again once the fault is fixed; {told}
 """
 
 TOLD = "the administrators were told."
+CRASH_NOTICE = "crash-notice"           # the heartbeat of the last notice to the administrators
+NOTICE_EVERY = timedelta(hours=1)
 NOT_TOLD = """this server has no address to tell its
 administrators by mail: the error is in its log. If it persists, please tell
 them yourself."""
@@ -404,6 +414,9 @@ ADMIN_NOTICE = """\
 Inbound message {inbound_id} {message_id} from {sender} failed with an internal error.
 It is kept in the inbound table with status 'failed'; its text is not included here.
 Once the fault is fixed, run it again with `pbm inbound retry {inbound_id}`.
+Failed since {since}: {failed},
+this one included (`pbm inbound failed` lists them). Further failures within
+the hour are not mailed, only counted in the next notice.
 
 {detail}
 """
