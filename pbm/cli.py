@@ -204,23 +204,46 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 
 def _tournament(config: Config, args: argparse.Namespace) -> int:
-    """Exit 0 when pbm pairs every round as the file does, 1 when a round differs."""
+    """Exit 0 when pbm pairs every round as the file does, 1 when a round differs, 65 when the file
+    cannot be read as a TRF (one line saying why)."""
     from pathlib import Path
 
     from pbm.tournaments import trf
 
-    report = trf.read(Path(args.file).read_text(encoding="utf-8"))
+    try:
+        data = Path(args.file).read_bytes()     # UTF-8 (FIDE's), UTF-16 with its byte-order mark, or
+        try:                                    # CP1252 (what Swiss-Manager and other Windows tools write)
+            text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252")
+        report = trf.read(text)
+        differ = trf.check(report) if report.system == "swiss" else []
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError) as e:
+        print(f"pbm: {args.file}: {_unreadable(e)}", file=sys.stderr)
+        return EX_DATAERR
     if report.system != "swiss":
         print(f"{args.file}: not a Swiss tournament (092 says {trf.TYPES[report.system]}); "
               f"nothing to pair again")
         return EX_OK
-    differ = trf.check(report)
     for line in differ:
         print(line)
     last = max((g.round for g in report.games), default=0)
     print(f"{args.file}: {report.name}, {len(report.entrants)} players, {last} rounds paired again "
           f"by pbm's Dutch system: {len(differ)} differ")
     return 1 if differ else EX_OK
+
+
+def _unreadable(error: Exception) -> str:
+    """Why `pbm tournament check` cannot read a file, and what a TRF holds instead."""
+    what = ("it cannot be read" if isinstance(error, OSError) else
+            "it is not text in UTF-8, UTF-16 or CP1252" if isinstance(error, UnicodeDecodeError) else
+            f"a player's number or a round's cell is not a number ({error})" if isinstance(error, ValueError) else
+            f"a round names {error} as opponent or result, which is no player of the file nor a TRF "
+            f"result (1, 0, =, + or -)" if isinstance(error, KeyError) else
+            "a player's row has fewer rounds than an opponent's row says they played")
+    return (f"not a TRF-16 file pbm can read: {what}. Each 001 line gives the player's number in "
+            f"columns 5-8 and, from column 92, one cell per round: the opponent's number, the "
+            f"colour (w or b) and the result")
 
 
 def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
@@ -395,21 +418,30 @@ def _user(config: Config, args: argparse.Namespace) -> int:
         print(f"pbm: there is no user {args.user_id}", file=sys.stderr)
         return EX_USAGE
     with transaction(db):
-        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, force=True)
-    print(f"One-time code for {user.id}, valid for an hour: {code}\n"
+        code = resets.issue(db, config.secret, user.id, datetime.now(timezone.utc), 0, own=False, force=True)
+    print(f"One-time code for {user.id}, valid for a day: {code}\n"
           f"The player sets a new password by mailing the subject:\n"
           f"    password set {user.id} {code} NEWPASSWORD")
     return EX_OK
 
 
 def _timers(config: Config, args: argparse.Namespace) -> int:
-    
+    """75 when the database stays locked (cron runs it again), as `pbm deliver`."""
+    import sqlite3
+
     from pbm.commands.timing import timers
     from pbm.model.store import open_db
     from pbm.outbox import sending
 
-    db = open_db(config)
-    queued = timers.run_due(db, config)
-    report = sending.send_due(db, config)
+    try:
+        db = open_db(config)
+        queued = timers.run_due(db, config)
+        report = sending.send_due(db, config)
+    except sqlite3.OperationalError as e:   # another process holds the write lock past busy_timeout
+        if "locked" not in str(e) and "busy" not in str(e):
+            raise
+        print(f"pbm: the database is busy ({e}); the timers run again at the next run: exit 75",
+              file=sys.stderr)
+        return EX_TEMPFAIL
     print(f"timers queued {queued} mails; sent {report.sent}")
     return EX_OK

@@ -108,6 +108,7 @@ class SecuritySection:
 class ClocksSection:
     outage_after: float = 2.0           # hours without a heartbeat that make an outage, credited to clocks
     digest_hour: int = 6                # UTC hour of the daily digest (the first timer run at or after it)
+    max_hold: float = 6.0               # hours a move's MX time may lie before pbm took the mail
 
 
 @dataclass(frozen=True)
@@ -269,6 +270,8 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [clocks] digest_hour must be an hour of the day, 0 to 23")
     if config.clocks.outage_after <= 0:
         raise ConfigError(f"{path}: [clocks] outage_after must be a number of hours above 0")
+    if config.clocks.max_hold < 0:
+        raise ConfigError(f"{path}: [clocks] max_hold must be a number of hours, 0 or more")
     for section, listen in (("smtp", config.smtp.listen), ("web", config.web.listen or "x:0")):
         try:
             _split_listen(listen)

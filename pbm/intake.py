@@ -22,7 +22,9 @@ status "failed", the player is told, and the administrators are told the excepti
 A command runs at the time its message reached the operator's MX, as that MX wrote it in its
 `Received:` line (`[security] authserv_id`, pbm.mail.stamps), else at the time pbm took it
 (`received_at`, which `pbm inbound retry` keeps): a move made in time is not charged for a mail
-system that held it, and clocks, time-outs and reminders all go by that time.
+system that held it, and clocks, time-outs and reminders all go by that time.  The MX's time is
+taken at most `[clocks] max_hold` hours before pbm took the mail (a mail system holds mail for
+hours; an older date is a forged line), and a move never before its turn began (pbm.commands.games.play).
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 
 from pbm import clock
@@ -44,7 +46,7 @@ from pbm.logs import describe_exception
 from pbm.mail import authresults, reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.players import accounts
-from pbm.model.server import sealed
+from pbm.model.server import heartbeats, sealed
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
 from pbm.outbox import queue
 from pbm.upkeep import health
@@ -301,10 +303,12 @@ def _insert(db: Database, arrival: Arrival, now: datetime, status: str,
     return None if recorded is None else recorded[0]
 
 
-def moved_at(arrival: Arrival, taken: datetime) -> datetime:
+def moved_at(arrival: Arrival, taken: datetime, max_hold: timedelta) -> datetime:
     """The time the message's commands run at: when it reached the trusted MX, if it says (never
-    later than `taken`, when pbm took it), else `taken`."""
-    return min(parse_timestamp(arrival.reached), taken) if arrival.reached else taken
+    later than `taken`, when pbm took it, nor more than `max_hold` before it), else `taken`."""
+    if not arrival.reached:
+        return taken
+    return min(max(parse_timestamp(arrival.reached), taken - max_hold), taken)
 
 
 def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
@@ -317,7 +321,8 @@ def _command(db: Database, config: Config, arrival: Arrival, inbound_id: int,
         message = reading.decode(msg, arrival.raw, config.server.address, arrival.mail_from,
                                  arrival.rcpt_tos)
         kept = reading.kept_headers(msg)
-    handled = dispatch.handle(db, config, message, moved_at(arrival, taken or now))
+    handled = dispatch.handle(db, config, message, moved_at(arrival, taken or now,
+                                                            timedelta(hours=config.clocks.max_hold)))
     error_point("command-error")
     ids = queue.queue(db, config, handled.replies, now, inbound_id, claimant)
     db.execute("UPDATE inbound SET raw = ?, redacted = 1 WHERE id = ?",
@@ -355,9 +360,17 @@ def _failed(db: Database, config: Config, inbound_id: int, key: str, sender: str
               inbound_id, key, detail)
     told = TOLD if config.admins.notify else NOT_TOLD
     notices = [_notice(config, sender, key, INTERNAL_ERROR.format(message_id=key, told=told))]
-    notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
-        inbound_id=inbound_id, message_id=key, sender=sender, detail=detail), "auto-generated")
-        for admin in config.admins.notify]
+    # at most one notice an hour (a sender who can make a command fail must not page the admins
+    # per mail): it counts the failures since the last one, which `pbm inbound failed` lists
+    previous = heartbeats.last(db, CRASH_NOTICE)
+    if config.admins.notify and (previous is None or now - previous >= NOTICE_EVERY):
+        heartbeats.beat(db, CRASH_NOTICE, now)
+        failed = db.execute("SELECT count(*) FROM inbound WHERE redacted < 2 AND received_at > ? AND "
+                            "status = 'failed'", [timestamp(previous) if previous else ""]).fetchone()[0]
+        since = f"the last notice, at {timestamp(previous)[:16]} UTC" if previous else "pbm began"
+        notices += [_notice(config, admin, None, ADMIN_NOTICE.format(
+            inbound_id=inbound_id, message_id=key, sender=sender, detail=detail,
+            failed=f"{failed} message{'' if failed == 1 else 's'}", since=since), "auto-generated") for admin in config.admins.notify]
     ids = queue.queue(db, config, notices, now, inbound_id, claimant)
     return IntakeResult("failed", inbound_id, tuple(ids), key)
 
@@ -394,6 +407,8 @@ can be run again once the fault is fixed; {told}
 """
 
 TOLD = "the administrators were told."
+CRASH_NOTICE = "crash-notice"           # the heartbeat of the last notice to the administrators
+NOTICE_EVERY = timedelta(hours=1)
 NOT_TOLD = """this server has no address to tell its
 administrators by mail: the error is in its log. If it persists, please tell
 them yourself."""
@@ -402,6 +417,9 @@ ADMIN_NOTICE = """\
 Inbound message {inbound_id} {message_id} from {sender} failed with an internal error.
 It is kept in the inbound table with status 'failed'; its text is not included here.
 Once the fault is fixed, run it again with `pbm inbound retry {inbound_id}`.
+Failed since {since}: {failed},
+this one included (`pbm inbound failed` lists them). Further failures within
+the hour are not mailed, only counted in the next notice.
 
 {detail}
 """

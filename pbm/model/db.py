@@ -6,15 +6,46 @@ so a busy database shows up at the start of the work as `sqlite3.OperationalErro
 locked` after the busy timeout, never half-way through.  WAL with synchronous=FULL makes a commit
 durable before COMMIT returns: that is the moment `pbm deliver` may exit 0 and `pbm serve` may say
 250.
+
+What pbm knows it wrote is kept beside the database: each transaction of a database opened with a
+`Witness` counts itself in the one-row table `commits`, and once committed writes the schema version
+and the count to `data_dir/written`.  A database behind that file lost commits (its `-wal` file,
+say, lost before a checkpoint): pbm.model.store refuses it rather than answer from it.
 """
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 DB_NAME = "pbm.sqlite3"
+WRITTEN_NAME = "written"            # in the data folder: "schema VERSION commit COUNT"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Where the count of commits is written after each commit, and the schema version with it."""
+    path: Path
+    version: int
+
+    def write(self, count: int) -> None:
+        """After a commit, outside the lock: concurrent writers may leave a lower count than the
+        database's, never a higher one.  Failing to write it costs the check, not the commit."""
+        part = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        try:
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(f"schema {self.version} commit {count}\n")
+            os.replace(part, self.path)
+        except OSError as e:
+            log.warning("cannot note the commit in %s: %s", self.path, e)
 
 
 class Database:
@@ -25,8 +56,9 @@ class Database:
     process, a quarter of its time.  sqlite-utils serves where that does not count: migrations
     that rebuild a table (pbm.model.rebuild) and `pbm export`."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, witness: Witness | None = None):
         self.conn = conn
+        self.witness = witness
 
     def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, parameters)
@@ -59,11 +91,15 @@ def transaction(db: Database) -> Iterator[Database]:
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        if db.witness is not None:
+            count = db.conn.execute("UPDATE commits SET n = n + 1 RETURNING n").fetchone()[0]
         db.conn.execute("COMMIT")
     except BaseException:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
+    if db.witness is not None:
+        db.witness.write(count)
 
 
 def schema_version(db: Database) -> int:

@@ -17,8 +17,10 @@ from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
     CORRESPONDENCE,
+    KEYS_FIRST,
     LIMITS,
     NOTES,
+    RESET_SOURCES,
     TOURNAMENT_CHOICES,
     TOURNAMENTS,
 )
@@ -282,6 +284,15 @@ def _redact_at_rest(db: Database) -> None:
                         [(reading.unread(raw, frozenset(), MASK), row_id) for row_id, raw in rows])
 
 
+# 13: the storage's own checks: the key's columns first in WITHOUT ROWID tables (KEYS_FIRST), and the
+# count of commits (pbm.model.db.Witness), one row, that tells a database which lost commits.
+COMMITS = """
+CREATE TABLE commits (n INTEGER NOT NULL);
+INSERT INTO commits (n) VALUES (0);
+"""
+STORAGE = KEYS_FIRST + COMMITS
+
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -295,6 +306,8 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
+    STORAGE,
+    RESET_SOURCES,
     NOTES,
     to_glicko_2,
 ]

@@ -1,6 +1,6 @@
-"""The tables of correspondence play and of its defences: migrations 7 to 12 of pbm.model.schema
+"""The tables of correspondence play and of its defences: migrations 7 to 14 of pbm.model.schema
 (conditional moves and clocks, tournaments, fair clocks, appeals, the limits against abuse, a
-tournament's choices).  Never edit a migration that has shipped; add a new one."""
+tournament's choices, the key's columns first, reset codes by source).  Never edit a migration that has shipped; add a new one."""
 from __future__ import annotations
 
 # 7: correspondence play: conditional moves (a tree of branches per player, each row one line from
@@ -177,7 +177,67 @@ ALTER TABLE tournaments ADD COLUMN theme TEXT NOT NULL DEFAULT '';
 """
 
 
-# A player's private notes on a game (pbm.model.play.notes): the text, the moves played when it was
+# 13: in a WITHOUT ROWID table the key's columns come first, in the key's order.  SQLite 3.40.1
+# (Debian 12's) misreads a NOT NULL column in `PRAGMA quick_check` when they do not: it reported
+# "NULL value in end_notices.user_id" for every end-of-game notice, and `pbm serve` took that for
+# damage.  The three tables that broke the rule are made again with the same rows.
+KEYS_FIRST = """
+CREATE TABLE conditionals_keyed (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    line TEXT NOT NULL,                 -- coordinate moves, blank-separated: opponent, reply, opponent...
+    ply INTEGER NOT NULL,               -- moves played when the line's first (the opponent's) move is due
+    PRIMARY KEY (game_id, user_id, line)
+) WITHOUT ROWID;
+INSERT INTO conditionals_keyed (game_id, user_id, line, ply) SELECT game_id, user_id, line, ply FROM conditionals;
+DROP TABLE conditionals;
+ALTER TABLE conditionals_keyed RENAME TO conditionals;
+
+CREATE TABLE end_notices_keyed (
+    variant TEXT NOT NULL,
+    game_id INTEGER NOT NULL,           -- 0: every game the user plays in `variant`
+    user_id TEXT NOT NULL REFERENCES users(id),
+    PRIMARY KEY (variant, game_id, user_id)
+) WITHOUT ROWID;
+INSERT INTO end_notices_keyed (variant, game_id, user_id) SELECT variant, game_id, user_id FROM end_notices;
+DROP TABLE end_notices;
+ALTER TABLE end_notices_keyed RENAME TO end_notices;
+
+CREATE TABLE pending_addresses_keyed (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    address TEXT NOT NULL,              -- lower case
+    position INTEGER NOT NULL,          -- where it was given in the list (0: the main address)
+    asked_at TEXT NOT NULL,             -- when its confirmation was mailed (one a day at most)
+    PRIMARY KEY (user_id, address)
+) WITHOUT ROWID;
+INSERT INTO pending_addresses_keyed (user_id, address, position, asked_at)
+    SELECT user_id, address, position, asked_at FROM pending_addresses;
+DROP TABLE pending_addresses;
+ALTER TABLE pending_addresses_keyed RENAME TO pending_addresses;
+"""
+
+
+# 14: reset codes counted per asking source (pbm.model.players.resets): `own` says whether the code
+# was asked for from a registered address of the user; several codes may be issued in the same
+# instant (the lines of one `multiple` mail), so the code is part of the key.
+RESET_SOURCES = """
+CREATE TABLE reset_codes_sourced (
+    user_id TEXT NOT NULL REFERENCES users(id),
+    issued_at TEXT NOT NULL,
+    code TEXT NOT NULL,                 -- HMAC of the code under the server secret, never the code
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                       -- a code works once
+    own INTEGER NOT NULL DEFAULT 0,     -- 1: asked for from a registered address of the user
+    PRIMARY KEY (user_id, issued_at, code)
+) WITHOUT ROWID;
+INSERT INTO reset_codes_sourced (user_id, issued_at, code, expires_at, used_at)
+    SELECT user_id, issued_at, code, expires_at, used_at FROM reset_codes;
+DROP TABLE reset_codes;
+ALTER TABLE reset_codes_sourced RENAME TO reset_codes;
+"""
+
+
+# 15: a player's private notes on a game (pbm.model.play.notes): the text, the moves played when it was
 # written, and a line they worked out from there (moves in coordinates, space-separated; '' for none);
 # `note_shares`: the games whose notes their writer gave to the record (`GAME notes ... share`).
 NOTES = """

@@ -6,7 +6,7 @@ import sqlite3
 from datetime import datetime, timezone
 
 from pbm.config import Config
-from pbm.model.db import DB_NAME, Database, schema_version, timestamp, transaction
+from pbm.model.db import DB_NAME, WRITTEN_NAME, Database, Witness, schema_version, timestamp, transaction
 from pbm.model.schema import MIGRATIONS
 
 
@@ -27,7 +27,8 @@ def lost(config: Config) -> str | None:
     if state is None:
         return None
     found = [str(p) for p in (config.data_dir / "secret", config.outbox_maildir,
-                              path.with_name(DB_NAME + "-wal")) if p.exists()]
+                              path.with_name(DB_NAME + "-wal"), config.data_dir / WRITTEN_NAME)
+             if p.exists()]
     if not found:
         return None
     return (f"the database {path} is {state}, but pbm's data is there ({', '.join(found)}): restore "
@@ -35,9 +36,31 @@ def lost(config: Config) -> str | None:
             f"docs/operating.md); pbm makes a new one only in a data folder holding nothing of its own")
 
 
+def behind(config: Config, db: Database) -> str | None:
+    """Why the database must be restored rather than used (one line): it holds fewer commits, or
+    an older schema, than pbm noted in `data_dir/written` after its last commit (pbm.model.db.Witness);
+    or None.  Without the note (a first run, or pbm before it kept one) nothing is known."""
+    note = config.data_dir / WRITTEN_NAME
+    try:
+        words = note.read_text().split()
+        noted_version, noted = int(words[1]), int(words[3])
+    except (FileNotFoundError, IndexError, ValueError):
+        return None
+    version = schema_version(db)
+    counted = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'commits'").fetchone()
+    count = db.execute("SELECT n FROM commits").fetchone()[0] if counted else 0
+    if version >= noted_version and count >= noted:
+        return None
+    return (f"the database {config.data_dir / DB_NAME} is behind what pbm wrote to it: it holds "
+            f"{count} of {noted} commits, schema version {version} of {noted_version} ({note}); "
+            f"its -wal file was lost before a checkpoint, or an older copy replaced it: put that "
+            f"-wal file back, or restore the newest backup (pbm backup copies, Litestream replicas: "
+            f"see docs/operating.md) and then remove {note}")
+
+
 def open_db(config: Config) -> Database:
     """Open (creating and migrating if needed) the database in the configured data directory;
-    DatabaseLost if it is missing or empty where it existed (`lost`)."""
+    DatabaseLost if it is missing or empty where it existed (`lost`), or lost commits (`behind`)."""
     data_dir = config.storage.data_dir
     problem = lost(config)
     if problem:
@@ -56,7 +79,12 @@ def open_db(config: Config) -> Database:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     db = Database(conn)
+    problem = behind(config, db)
+    if problem:
+        db.close()
+        raise DatabaseLost(problem)
     _migrate(db)
+    db.witness = Witness(data_dir / WRITTEN_NAME, len(MIGRATIONS))
     return db
 
 

@@ -2,7 +2,7 @@
 
 SQLite's online backup API (Python's `Connection.backup`) copies the pages as one read
 transaction sees them: in WAL mode writers go on meanwhile, and the copy is the database as of one
-commit.  It is written next to FILE, checked (quick_check), synced and renamed into place, mode
+commit.  It is written next to FILE, checked (pbm.upkeep.health), synced and renamed into place, mode
 0600 (it holds password hashes), and set to the rollback journal: one file, whole by itself.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from pbm.model.db import Database
+from pbm.upkeep import health
 
 
 def backup(db: Database, dest: Path) -> int:
@@ -25,9 +26,9 @@ def backup(db: Database, dest: Path) -> int:
         try:
             db.conn.backup(copy)
             copy.execute("PRAGMA journal_mode=DELETE")
-            found = [row[0] for row in copy.execute("PRAGMA quick_check")]
-            if found != ["ok"]:
-                raise sqlite3.DatabaseError(f"the copy fails its check: {'; '.join(found[:3])}")
+            problem = health.checked(copy)
+            if problem:
+                raise sqlite3.DatabaseError(f"the copy fails its check: {problem}")
         finally:
             copy.close()
         with open(part, "rb") as f:

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from pbm import clock
 from pbm.config import Config, ConfigError
-from pbm.model.store import lost
+from pbm.mail import reading, stamps
+from pbm.model.db import Database
+from pbm.model.store import behind, lost
 from pbm.upkeep import health, reach, replica
 
 NOTE = "note: "
@@ -157,6 +159,10 @@ def _database(config: Config, user: User) -> Iterator[str]:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
         try:
+            problem = behind(config, Database(db))
+            if problem:
+                yield problem
+                return
             result = [row[0] for row in db.execute("PRAGMA integrity_check")]
             version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
         finally:
@@ -281,6 +287,34 @@ def _outages(config: Config, user: User) -> Iterator[str]:
                f"cron at least every {config.clocks.outage_after:g} hours")
 
 
+STAMPS_READ = 50                # the last messages taken whose MX line `_move_times` looks for
+
+
+def _move_times(config: Config, user: User) -> Iterator[str]:
+    """Whether the mail taken carries the `Received:` line of `[security] authserv_id`, whose time
+    the moves go by (pbm.mail.stamps); without it pbm times them by its own arrival."""
+    mx = config.security.authserv_id
+    path = config.data_dir / "pbm.sqlite3"
+    if not mx or not path.exists():
+        return
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
+        try:
+            kept = [row[0] for row in db.execute("SELECT raw FROM inbound WHERE status = 'processed' "
+                                                 "ORDER BY id DESC LIMIT ?", [STAMPS_READ])]
+        finally:
+            db.close()
+    except sqlite3.Error:               # an older schema: pbm migrates it when it next opens it
+        return
+    unstamped = sum(stamps.reached_mx(reading.parse(raw), mx) is None for raw in kept)
+    if unstamped:
+        line = (f"{unstamped} of the last {len(kept)} messages carry no Received: line written by {mx} "
+                f"([security] authserv_id): their moves are timed by pbm's own arrival, not the MX's; "
+                f"make the MX name itself the same in both (OpenDMARC's AuthservID as Postfix's "
+                f"myhostname), or set authserv_id to the name its Received: line gives after \"by\"")
+        yield line if unstamped == len(kept) else NOTE + line
+
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -290,4 +324,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("lmtp", _lmtp),
     ("replica", _replica),
     ("outages", _outages),
+    ("move times", _move_times),
 ]

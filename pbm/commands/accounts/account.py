@@ -5,8 +5,9 @@ Decisions (the spec is silent): a user id is never reused, so old game records k
 signoff is refused while the user still plays a running game (nothing is lost by accident); mail
 goes to the first address given, every listed address is accepted as the user's once confirmed
 (pbm.commands.accounts.confirming).  A forgotten password: `password reset USERID` mails a one-time code
-(an hour, single use) to every registered address of the user, at most `[server]
-reset_codes_per_day` a day however many ask (the asker is told when the next can come); `password
+(a day, single use) to every registered address of the user, at most `[server]
+reset_codes_per_day` a day asked for from the user's own addresses and as many asked for by anyone
+else (pbm.model.players.resets; the asker is told when the next can come); `password
 set USERID CODE NEW` then sets the new password (pbm.model.players.guard says how wrong codes are counted).
 Any new password revokes the user's reply tokens, and every registered address is told that it
 changed, with the new reply addresses of the user's running games.
@@ -103,15 +104,19 @@ def reset_password(ctx: Context, req: Request) -> None:
                              "password reset\" for the form of the command)."))
     req.safe.add(req.args[0])
     most = ctx.config.server.reset_codes_per_day
-    code = resets.issue(ctx.db, ctx.config.secret, user.id, ctx.now, most)
+    mailed = accounts.addresses(ctx.db, user.id)
+    # the player's own request: from a registered address, vouched for where an MTA vouches
+    own = ctx.incoming.sender.lower() in mailed and (ctx.incoming.verified
+                                                     or not ctx.config.security.authserv_id)
+    code = resets.issue(ctx.db, ctx.config.secret, user.id, ctx.now, most, own)
     if isinstance(code, datetime):
         raise CommandError(ngettext(
             "{user} has been mailed {n} reset code in the last day, the most this server sends in "
-            "a day. The next one can be asked for from {time} UTC; a code mailed works for an hour.",
+            "a day. The next one can be asked for from {time} UTC; a code mailed works for a day, "
+            "once.",
             "{user} has been mailed {n} reset codes in the last day, the most this server sends in "
-            "a day. The next one can be asked for from {time} UTC; each code mailed works for an "
-            "hour.", most).format(user=user.id, n=most, time=f"{code:%Y-%m-%d %H:%M}"))
-    mailed = accounts.addresses(ctx.db, user.id)
+            "a day. The next one can be asked for from {time} UTC; each code mailed works for a "
+            "day, once.", most).format(user=user.id, n=most, time=f"{code:%Y-%m-%d %H:%M}"))
     name = ctx.config.server.name
     with notify.speaking_to(ctx, user.id):          # the code goes to the user, in their language
         for address in mailed:
@@ -121,12 +126,12 @@ def reset_password(ctx: Context, req: Request) -> None:
                     _("Someone (you, we hope) asked to reset the password of {user}.").format(user=user.id),
                     _("To set a new password, send the subject"), "",
                     f"    password set {user.id} {code} NEWPASSWORD", "",
-                    *_("within an hour; the code works once. If you did not ask for it, ignore this mail:\n"
+                    *_("within a day; the code works once. If you did not ask for it, ignore this mail:\n"
                        "your password stays as it is.").split("\n")])))
     if ctx.incoming.sender.lower() not in mailed:
         ctx.answer(_("{server}: password reset for {user}").format(server=name, user=user.id), "account.j2",
                    lines=[_("A one-time code was mailed to the registered addresses of {user}.").format(
-                       user=user.id), _("It works for an hour.")])
+                       user=user.id), _("It works for a day.")])
 
 
 def set_forgotten_password(ctx: Context, req: Request) -> None:
@@ -143,7 +148,7 @@ def set_forgotten_password(ctx: Context, req: Request) -> None:
         if user is None:
             raise unregistered()
         raise CommandError(_("That is not the code mailed for {user}, or it has expired (a code works "
-                             "once, for an hour). Ask for a new one with: password reset {user}").format(
+                             "once, for a day). Ask for a new one with: password reset {user}").format(
                              user=user.id))
     req.safe.add(user_word)
     _set_password(ctx, proven(ctx, user), new, still=" " + _("The code still works."))

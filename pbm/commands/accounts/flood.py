@@ -6,7 +6,9 @@ challenged.  Counted from the games table (no counter to keep in step): per mail
 `challenges_per_mail` challenges run; the next line is refused once, the rest unanswered), per
 challenger and opponent (`challenges_pending_per_player` challenges not yet taken up), per
 challenger (`challenges_pending` not yet taken up, `challenges_per_day` made in a day), per
-challenged player from everyone together (`challenges_waiting`: many throwaway accounts), and the
+challenged player from everyone together (`challenges_waiting`: many throwaway accounts; only
+challenges from players who have finished no game with them count, and those who have always get
+through, so that throwaway accounts cannot shut a player's door to the opponents they know), and the
 caps players set on their running games of a game (`GAME limit`, pbm.commands.games.pending).
 """
 from __future__ import annotations
@@ -22,6 +24,9 @@ from pbm.model.db import Database, timestamp
 from pbm.outbox import compose
 
 _PENDING = "status = 'active' AND accepted_at IS NULL AND challenger = ?"
+# a finished game of the players of games row `g` (with the index on player1, status)
+_KNOWN = ("EXISTS (SELECT 1 FROM games f WHERE f.status = 'finished' AND ((f.player1 = g.player1 AND "
+          "f.player2 = g.player2) OR (f.player1 = g.player2 AND f.player2 = g.player1)))")
 
 
 def check(ctx: Context, variant: str, challenger: str, opponent: str) -> None:
@@ -75,17 +80,25 @@ def _waiting_for(ctx: Context, challenger: str, opponent: str) -> None:
     together (throwaway accounts get around the per-challenger limits); the opponent is told of the
     refusals once a day, so that the refusals themselves make no flood."""
     most = ctx.config.server.challenges_waiting
-    waiting = ctx.db.execute("SELECT count(*) FROM games WHERE status = 'active' AND accepted_at IS NULL "
-                             "AND challenger != ? AND ? IN (player1, player2)", [opponent, opponent]).fetchone()[0]
+    known = ctx.db.execute(f"SELECT {_KNOWN} FROM (SELECT ? AS player1, ? AS player2) g",
+                           [challenger, opponent]).fetchone()[0]
+    if known:
+        return
+    waiting = ctx.db.execute(f"SELECT count(*) FROM games g WHERE status = 'active' AND accepted_at IS NULL "
+                             f"AND challenger != ? AND ? IN (player1, player2) AND NOT {_KNOWN}",
+                             [opponent, opponent]).fetchone()[0]
     if waiting < most:
         return
     ctx.regardless.append(lambda: _refused(ctx, challenger, opponent, waiting))
     raise CommandError(ngettext(
-        "{opponent} has {n} challenge waiting to be taken up or declined, the most this server lets "
-        "wait for one player; try again once {opponent} has answered it.",
-        "{opponent} has {n} challenges waiting to be taken up or declined, the most this server lets "
-        "wait for one player; try again once {opponent} has answered them.", waiting).format(
-        opponent=opponent, n=waiting))
+        "{opponent} has {n} challenge waiting to be taken up or declined from a player they have "
+        "not finished a game with, the most this server lets wait for one player; try again once "
+        "{opponent} has answered it. Players who have finished a game with {opponent} are not "
+        "refused.",
+        "{opponent} has {n} challenges waiting to be taken up or declined from players they have "
+        "not finished a game with, the most this server lets wait for one player; try again once "
+        "{opponent} has answered them. Players who have finished a game with {opponent} are not "
+        "refused.", waiting).format(opponent=opponent, n=waiting))
 
 
 def _refused(ctx: Context, challenger: str, opponent: str, waiting: int) -> None:

@@ -163,6 +163,7 @@ def act(ctx: Context, board: Board, user: str, text: str) -> None:
     """What a player sends in the place of MOVE: a move or one of the in-game verbs."""
     require_player(board, user)
     require_active(board)
+    in_turn(ctx, board)
     if timeouts.settle(ctx, board, late=text):     # the time ran out before this arrived
         return
     verb = IN_GAME.get(text.lower())
@@ -172,7 +173,14 @@ def act(ctx: Context, board: Board, user: str, text: str) -> None:
         play(ctx, board, user, text)
 
 
+def in_turn(ctx: Context, board: Board) -> None:
+    """A move is never timed before its turn began: a forged `Received:` line may date a mail back
+    (pbm.intake bounds it by `[clocks] max_hold`), never into the opponent's time."""
+    ctx.now = max(ctx.now, board.turn_began())
+
+
 def play(ctx: Context, board: Board, user: str, text: str) -> None:
+    in_turn(ctx, board)
     move_text, sep, number = text.partition("#")
     if board.to_move != user:
         # answered as it was sent: a reply to a game mail queues with a reply's word

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import catalogue
-from pbm.model.db import Database, timestamp
+from pbm.model.db import Database, parse_timestamp, timestamp
 from pbm.model.play import notes
 
 FIRST_BOARD = 101
@@ -28,6 +28,7 @@ class PlayedMove(NamedTuple):
     move: str           # coordinates
     notation: str       # the game's own notation
     auto: bool          # played from the player's queue
+    played_at: str = ""     # when (a timestamp): the next turn began then
 
 
 @dataclass
@@ -111,6 +112,11 @@ class Board:
         return rules.Game.from_record(self.variant, self.params or None, self.start_fen, moves,
                                       [m.notation for m in self.moves])
 
+    def turn_began(self) -> datetime:
+        """When the turn of the player to move began: the last move, else the game's start."""
+        return parse_timestamp(self.moves[-1].played_at if self.moves and self.moves[-1].played_at
+                               else self.created_at)
+
     def _record_key(self) -> tuple:
         """What, besides the moves, makes a game: the same key and moves give the same Game."""
         return self.variant, json.dumps(self.params, sort_keys=True), self.start_fen
@@ -188,8 +194,8 @@ def _load_moves(db: Database, board: Board) -> None:
     if kept is not None and kept[0] == (board.ply, board.updated_at):
         board.moves = list(kept[1])
         return
-    board.moves = [PlayedMove(m, n, bool(a)) for m, n, a in db.execute(
-        "SELECT move, notation, auto FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
+    board.moves = [PlayedMove(m, n, bool(a), at) for m, n, a, at in db.execute(
+        "SELECT move, notation, auto, played_at FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
 
 
 def save(db: Database, board: Board, now: datetime) -> None:
@@ -225,10 +231,10 @@ def reminded(db: Database, board: Board) -> None:
 
 def add_move(db: Database, board: Board, move: str, notation: str, auto: bool,
              now: datetime) -> None:
-    board.moves.append(PlayedMove(move, notation, auto))
+    board.moves.append(PlayedMove(move, notation, auto, timestamp(now)))
     board.ply = len(board.moves)
     db.execute("INSERT INTO moves (game_id, ply, move, notation, auto, played_at) VALUES (?, ?, ?, ?, ?, ?)",
-               [board.id, board.ply, move, notation, int(auto), timestamp(now)])
+               [board.id, board.ply, move, notation, int(auto), board.moves[-1].played_at])
 
 
 def take_back(db: Database, board: Board, plies: int) -> None:

@@ -13,12 +13,17 @@ from pbm.model.db import Database, parse_timestamp, timestamp
 
 def beat(db: Database, name: str, now: datetime) -> datetime | None:
     """Record the heartbeat `name` at `now`; returns the one before (None: the first)."""
-    row = db.execute("SELECT at FROM heartbeats WHERE name = ?", [name]).fetchone()
-    previous = parse_timestamp(row[0]) if row else None
+    previous = last(db, name)
     if previous is None or now > previous:
         db.execute("INSERT INTO heartbeats (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET "
                    "at = excluded.at", [name, timestamp(now)])
     return previous
+
+
+def last(db: Database, name: str) -> datetime | None:
+    """When the heartbeat `name` was last recorded (None: never)."""
+    row = db.execute("SELECT at FROM heartbeats WHERE name = ?", [name]).fetchone()
+    return parse_timestamp(row[0]) if row else None
 
 
 def record_outage(db: Database, started: datetime, ended: datetime) -> int:
