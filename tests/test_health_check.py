@@ -61,8 +61,10 @@ SCRIPT: list[tuple[str, str, str]] = [
         "help", "help multiple", "list", "all show alice", "xiangqi help", "xiangqi show 101",
         "xiangqi status 101", "xiangqi preview 101 i10i9", "xiangqi replay 101 1 h8e8",
         "xiangqi record 101", "xiangqi games", "xiangqi history", "xiangqi standings",
-        "xiangqi player alice", "xiangqi seeks", "xiangqi tournaments",
+        "xiangqi player alice", "xiangqi seeks", "xiangqi tournaments", "xiangqi ratings",
     ])),
+    ("alice", f"xiangqi note 101 {p('alice')}", "The horse goes to g8 next."),
+    ("alice", f"xiangqi notes 101 {p('alice')} share", ""),
     ("carol", f"xiangqi seek {p('carol')}", ""),
     ("bob", f"xiangqi accept-seek 1 {p('bob')}", ""),                        # xiangqi 102
     ("bob", f"xiangqi resign 102 {p('bob')}", ""),

@@ -108,7 +108,7 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
                                 away=notify.away_lines(ctx, board))
         if user in board.players:           # their own page: their notes, all of them
             values["own_notes"] = notelines.lines(game, notes.of(db, board.id, user), None)
-        values["timed"] = movetimes.listed(db, board, game, prefs)
+        values["timed"] = movetimes.listed(board, game, prefs)
         shown = game if upto is None else game.at(upto)
         picture = _drawn(board, user, prefs, shown)
         here = board.ply if upto is None else upto

@@ -133,7 +133,7 @@ def status(ctx: Context, req: Request) -> None:
               for at, kind, user, detail in games.events(ctx.db, board)]
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     prefs = accounts.preferences(ctx.db, user) if user else accounts.defaults()
-    values.update(board="", moves=movetimes.listed(ctx.db, board, game, prefs), drawn=None,
+    values.update(board="", moves=movetimes.listed(board, game, prefs), drawn=None,
                   headline=headline, notes=[], comment=None, footer=[], record=record, pieces=[])
     ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
 

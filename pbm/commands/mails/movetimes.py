@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import rules
 from pbm.commands.mails import movelist
 from pbm.i18n import _, ljust, width
-from pbm.model.db import Database, parse_timestamp
+from pbm.model.db import parse_timestamp
 from pbm.model.play.games import Board
 
 DEFAULT_ZONE = "UTC"
@@ -36,10 +36,9 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(DEFAULT_ZONE)
 
 
-def times(db: Database, board: Board) -> list[datetime]:
+def times(board: Board) -> list[datetime]:
     """When each of the board's moves was played (UTC), in order."""
-    return [parse_timestamp(row[0]) for row in db.execute(
-        "SELECT played_at FROM moves WHERE game_id = ? AND ply <= ? ORDER BY ply", [board.id, board.ply])]
+    return [parse_timestamp(m.played_at) for m in board.moves]
 
 
 def took(seconds: float) -> str:
@@ -75,12 +74,9 @@ def lines(board: Board, names: list[str], played: list[datetime], tz: str) -> li
     return rows
 
 
-def listed(db: Database, board: Board, game: rules.Game, prefs: dict[str, str]) -> str:
+def listed(board: Board, game: rules.Game, prefs: dict[str, str]) -> str:
     """The move list of a reader's mail with the times, in their zone and notation; "" before the
-    first move.  The times are read once per event, for all its readers."""
+    first move."""
     if not board.moves:
         return ""
-    if "times" not in board.rendered:
-        board.rendered["times"] = times(db, board)
-    return "\n".join(lines(board, movelist.names(board, game, prefs["notation"]),
-                           board.rendered["times"], prefs["tz"]))
+    return "\n".join(lines(board, movelist.names(board, game, prefs["notation"]), times(board), prefs["tz"]))

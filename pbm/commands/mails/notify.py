@@ -402,7 +402,7 @@ def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: 
     for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     if who.preferences["movetimes"] == "on":
-        values["moves"] = movetimes.listed(ctx.db, board, game, who.preferences)
+        values["moves"] = movetimes.listed(board, game, who.preferences)
     if user in board.players:
         values["own_notes"] = notelines.own(ctx.db, board, game, user)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,

@@ -267,8 +267,8 @@ def comments(db: Database, board: Board, *, timed: bool = False) -> list[tuple[i
                       "detail END FROM events WHERE game_id = ? AND kind IN ('comment', 'chat', "
                       "'book') ORDER BY id", [board.id]).fetchall()
     if timed:       # a record's: when each move was made, as PGN readers take it (docs/decisions.md)
-        said = said + [(ply, None, f"[%timestamp {at[:19].replace(' ', 'T')}Z]") for ply, at in db.execute(
-            "SELECT ply, played_at FROM moves WHERE game_id = ? AND ply <= ? ORDER BY ply", [board.id, board.ply])]
+        said = said + [(ply, None, f"[%timestamp {m.played_at[:19].replace(' ', 'T')}Z]")
+                       for ply, m in enumerate(board.moves, start=1)]
     if board.status == ACTIVE:          # a player's notes stay theirs while the game runs
         return said
     return said + [(note.ply, f"{user} (note)", notes.in_record(note)) for user, note in notes.shared(db, board.id)]
