@@ -154,6 +154,16 @@ def _parser() -> argparse.ArgumentParser:
     timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
     timers.set_defaults(run=_timers)
 
+    review = sub.add_parser("review", help="do the queued engine reviews of finished games (cron), here "
+                                           "or, with --server, for a pbm serve elsewhere")
+    review.add_argument("--server", metavar="URL", help="take the reviews from this server's pages "
+                                                         "(its [web] base_url) over HTTP")
+    review.add_argument("--key", metavar="KEY", default=os.environ.get("PBM_REVIEW_KEY"),
+                        help="one of the server's [review] keys (default: $PBM_REVIEW_KEY)")
+    review.add_argument("--forever", action="store_true", help="keep waiting for reviews (a worker "
+                                                              "on another machine)")
+    review.set_defaults(run=_review)
+
     doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
     doctor.add_argument("--user", metavar="USER",
                         help="check as USER, who runs pbm (the MTA pipe's user=, cron, pbm serve); "
@@ -412,4 +422,28 @@ def _timers(config: Config, args: argparse.Namespace) -> int:
     queued = timers.run_due(db, config)
     report = sending.send_due(db, config)
     print(f"timers queued {queued} mails; sent {report.sent}")
+    return EX_OK
+
+
+def _review(config: Config, args: argparse.Namespace) -> int:
+    from pbm.review import remote, worker
+    from pbm.review.engine import INSTALL, Settings
+    settings = Settings.of(config)
+    if settings is None:
+        print(f"pbm: no engine, so no reviews: install one ({INSTALL}) or set [review] engine",
+              file=sys.stderr)
+        return EX_CONFIG
+    if args.server:
+        if not args.key:
+            print("pbm: --server needs --key (one of the server's [review] keys)", file=sys.stderr)
+            return EX_USAGE
+        done = remote.run(args.server, args.key, settings, forever=args.forever)
+        print(f"reviews done for {args.server}: {done}")
+        return EX_OK
+    from pbm.model.store import open_db
+    from pbm.outbox import sending
+    db = open_db(config)
+    done = worker.run(config, db, settings, forever=args.forever)
+    report = sending.send_due(db, config)
+    print(f"reviews tried: {done}; mails sent {report.sent}")
     return EX_OK

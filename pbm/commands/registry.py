@@ -22,6 +22,7 @@ from pbm.commands.games import (
 from pbm.commands.mails import notices
 from pbm.commands.timing import away
 from pbm.commands.tournaments import tournament
+from pbm.review import command as review_command
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 from pbm.i18n import N_, _, ngettext
@@ -193,6 +194,14 @@ COMMANDS: list[Command] = [
                     "result's reason. The final mails of a game carry it too. For Xiangqi, zh is PGN "
                     "with the moves in Chinese (as xqbase keeps it) and dhtmlxq the forums' "
                     "[DhtmlXQ] block; for Janggi, gib is the Korean programs' file, in CP949.")),
+    Command("review", "BOARD [USERID PASSWORD]", N_("an engine's review of a finished game, mailed to you"),
+            review_command.review, game=True, min_args=1, max_args=3, passwords=(2,),
+            details=N_("Only after the end, never during play. The engine marks each move that loses "
+                    "winning chances (?! inaccuracy, ? mistake, ?? blunder), gives each side's "
+                    "accuracy, draws the winning chances move by move and shows the three turning "
+                    "points with its own move; the annotated record is attached. Without USERID "
+                    "PASSWORD it goes to the user of your address. set USERID PASSWORD review=on: a "
+                    "review after each of your finished games. Xiangqi and Janggi only.")),
     Command("games", "[USERID...] [active|inactive|next]", N_("the list of games"), queries.games_list,
             game=True, max_args=20),
     Command("history", "[USERID]", N_("finished games, newest first"), queries.history, game=True,

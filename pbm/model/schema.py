@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pbm.mail import reading
 from pbm.mail.reading import MASK
 from pbm.model.db import Database
+from pbm.model.play.reviews import REVIEWS
 from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
@@ -293,4 +294,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
+    REVIEWS,
 ]

@@ -7,6 +7,7 @@ they came with, and the result with its reason as the last comment.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 
 import rules
 from pbm import catalogue
@@ -21,8 +22,10 @@ def filename(board: Board) -> str:
     return f"{board.variant}-{board.number}.pgn"
 
 
-def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str:
-    """The PGN of `board`; `comments` are (moves played then, author, text) in order."""
+def record(board: Board, comments: list[tuple[int, str | None, str]], site: str,
+           glyphs: Mapping[int, str] | None = None) -> str:
+    """The PGN of `board`; `comments` are (moves played then, author, text) in order (no author: the
+    text alone, as an engine review's); `glyphs` marks moves by ply (`?!`, `?`, `??`: a review's)."""
     standard = rules.Game.new(board.variant).fen() == board.start_fen     # Janggi's setups are not
     tags = [("Event", f"{catalogue.title(board.variant)} Board {board.number}"), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
@@ -49,7 +52,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
             tokens.append(f"{number}.")
         elif ply == 1 or said.get(ply - 1):
             tokens.append(f"{number}...")
-        tokens.append(played.notation if wxf else played.move)
+        tokens.append((played.notation if wxf else played.move) + (glyphs or {}).get(ply, ""))
         tokens += said.get(ply, [])
     if board.reason:
         tokens.append(comment(_ending(board)))
