@@ -173,8 +173,8 @@ def values(review: Review, prefs: dict[str, str], viewer: str | None) -> dict:
             "boards": [wording.board(p.game, turned, board.variant, i18n.language() == "en") for p in points]
             if prefs["board"] != "off" else [],
             "labels": labels_for(game.variant, style), "faces": prefs["board_faces"], "sides": sides,
-            "marks_note": _("A move that loses 10% of its side's winning chances is an inaccuracy (?!), "
-                            "20% a mistake (?), 30% a blunder (??)."),
+            "marks_note": _("?! inaccuracy, ? mistake, ?? blunder: a move that lost its side at least 10, "
+                            "20 or 30 points of its winning chances (0-100%)."),
             "chart_note": _("The chart in the HTML part of this mail shows {side}'s winning chances move "
                             "by move.").format(side=sides[0])}
 
