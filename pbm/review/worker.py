@@ -44,7 +44,7 @@ def now() -> datetime:
 
 def lease(settings: Settings, positions: int = LEASE_POSITIONS) -> float:
     """Seconds a worker holds a review before another may take it: `positions` timeouts."""
-    return settings.timeout * positions + 10
+    return settings.timeout * positions
 
 
 def work_once(db: Database, config: Config, settings: Settings, me: str) -> bool:

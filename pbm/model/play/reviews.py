@@ -46,7 +46,7 @@ CREATE INDEX review_requests_user ON review_requests (user_id, asked_at);
 
 RETRY_BASE = 60.0                       # seconds before a failed review is tried again, doubling ...
 RETRY_MAX = 3600.0                      # ... up to an hour
-DEFAULT_RATE = 5.0                      # seconds per position at 1 M nodes, before any review is timed
+DEFAULT_RATE = 5e-6                     # seconds per node searched (5 s a position at 1 M), until timed
 
 
 class Job(NamedTuple):
@@ -152,13 +152,13 @@ def mailed(db: Database, review_id: int, user: str, now: datetime) -> None:
 
 
 def wait_seconds(db: Database, workers: int) -> float:
-    """About how long a review asked for now waits: the positions of the reviews ahead of it, at the
-    pace of the last reviews done, shared by `workers` (at least one: cron's `pbm review`)."""
-    ahead = db.execute("SELECT coalesce(sum(g.ply + 1), 0) FROM reviews r JOIN games g ON g.id = r.game_id "
-                       "WHERE r.status != 'done'").fetchone()[0]
-    timed = db.execute("SELECT sum(r.seconds), sum(g.ply + 1) FROM (SELECT game_id, seconds FROM reviews "
-                       "WHERE status = 'done' ORDER BY done_at DESC LIMIT 20) r JOIN games g ON "
-                       "g.id = r.game_id").fetchone()
+    """About how long a review asked for now waits: the nodes of the reviews ahead of it, at the pace
+    of the last reviews done, shared by `workers` (at least one: cron's `pbm review`)."""
+    ahead = db.execute("SELECT coalesce(sum((g.ply + 1) * r.nodes), 0) FROM reviews r JOIN games g ON "
+                       "g.id = r.game_id WHERE r.status != 'done'").fetchone()[0]
+    timed = db.execute("SELECT sum(r.seconds), sum((g.ply + 1) * r.nodes) FROM (SELECT game_id, nodes, "
+                       "seconds FROM reviews WHERE status = 'done' ORDER BY done_at DESC LIMIT 20) r JOIN games g "
+                       "ON g.id = r.game_id").fetchone()
     rate = timed[0] / timed[1] if timed[0] and timed[1] else DEFAULT_RATE
     return ahead * rate / max(1, workers)
 
