@@ -2,7 +2,8 @@
 to everyone who asked, in one transaction.
 
 It runs as `pbm review` (from cron: until the queue is empty), as `[review] workers` processes of
-`pbm serve` at low priority (`nice`), and, through pbm.review.remote, on other machines.  A failure
+`pbm serve` at low priority (pbm.runners.reviewers), and, through pbm.review.remote, on other
+machines.  A failure
 of the engine is logged, stored with the review and retried later (pbm.model.play.reviews.fail);
 it never stops the worker.
 """
@@ -10,15 +11,11 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import socket
-import sys
 import time
 from datetime import datetime, timezone
 
 from pbm.config import Config
-from pbm.logs import configure_logging
-from pbm.model.store import open_db
 from pbm.model.db import Database, transaction
 from pbm.model.play import games, reviews
 from pbm.model.play.reviews import Job
@@ -29,7 +26,6 @@ from pbm.review.search import Game, NotOver, Point, search
 
 log = logging.getLogger(__name__)
 
-NICE = 10                               # the workers' priority below the server's
 IDLE = 5.0                              # seconds between looks at an empty queue (`pbm serve`)
 LEASE_POSITIONS = 3                     # a local lease: this many positions' timeouts, renewed
 
@@ -113,13 +109,3 @@ def run(config: Config, db: Database, settings: Settings, *, forever: bool = Fal
         else:
             break
     return done
-
-
-def serve_worker(config: Config, settings: Settings) -> None:
-    """A worker process of `pbm serve`: low priority, until SIGTERM (finishing its position first:
-    a review cut short is taken up again by the next worker once its lease lapses)."""
-    configure_logging(config)
-    os.nice(NICE)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))   # unwinds: the engine is killed too
-    run(config, open_db(config), settings, forever=True)

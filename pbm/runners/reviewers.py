@@ -9,15 +9,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import signal
+import sys
 
 from pbm.config import Config
+from pbm.logs import configure_logging
+from pbm.model.store import open_db
 from pbm.review import worker
+from pbm.runners.processes import name_process
 from pbm.review.engine import INSTALL, Settings
 
 log = logging.getLogger(__name__)
 
 _SPAWN = multiprocessing.get_context("spawn")   # a fresh interpreter: no threads forked
 RESTART_AFTER = 5.0
+NICE = 10                               # the workers' priority below the server's
 
 
 class Reviewers:
@@ -26,7 +33,7 @@ class Reviewers:
         self.processes: list = []
 
     def _start(self, index: int) -> None:
-        process = _SPAWN.Process(target=worker.serve_worker, args=(self.config, self.settings),
+        process = _SPAWN.Process(target=serve_worker, args=(self.config, self.settings),
                                  name=f"pbm-review-{index}", daemon=True)
         process.start()
         if index < len(self.processes):
@@ -55,6 +62,17 @@ class Reviewers:
             await loop.run_in_executor(None, process.join, timeout)
             if process.is_alive():
                 process.kill()
+
+
+def serve_worker(config: Config, settings: Settings) -> None:
+    """A worker process: low priority, until SIGTERM (which unwinds, killing the engine; the review
+    it held is taken up again once its lease lapses) or until the server is gone."""
+    name_process("pbm-review")
+    configure_logging(config)
+    os.nice(NICE)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # a Ctrl-C reaches every process: the server decides
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    worker.run(config, open_db(config), settings, forever=True)
 
 
 def start(config: Config) -> tuple[Reviewers, asyncio.Task] | None:
