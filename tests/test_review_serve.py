@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 import urllib.error
@@ -41,6 +42,11 @@ def send(server, user: str, line: str, count: int = 0) -> None:
         server.env.wait_replies(count)
 
 
+def read(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return answer.read()
+
+
 def get(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=30) as answer:
@@ -71,6 +77,7 @@ def test_no_engine_runs_on_a_game_in_play_on_any_path(pbm_env: PbmEnv, tmp_path)
             for path in ("/p/xiangqi-101", "/p/xiangqi-101/board.png", "/p/xiangqi-101/record.pgn",
                          "/p/xiangqi-101?ply=2"):
                 assert get(f"http://127.0.0.1:{port}{path}") == 200
+            assert get(f"http://127.0.0.1:{port}/p/xiangqi-101/chart.png") == 404
             assert pbm_env.run("timers").returncode == 0
             assert pbm_env.run("review").stdout.startswith(b"reviews tried: 0")
             time.sleep(6)               # the server's worker looks at the queue every 5 s
@@ -81,6 +88,16 @@ def test_no_engine_runs_on_a_game_in_play_on_any_path(pbm_env: PbmEnv, tmp_path)
     assert set(mails) == {"alice", "bob"}
     said = log.read_text()
     assert said.count("start") == 1 and said.count("go nodes 3000") == len(XIANGQI) + 1
+    # the game's page shows the review: headline, chart, marks, turning points; ?ply=N the evaluation
+    page = read(f"http://127.0.0.1:{port}/p/xiangqi-101?ply=3").decode()
+    assert "The engine's review of Xiangqi Board 101" in page and 'src="xiangqi-101/chart.png"' in page
+    assert re.search(r"Accuracy: alice \(Red\) \d+%", page) and "The turning points:" in page
+    assert re.search(r"Evaluation after move 3: [+-]\d\.\d\d \(from Red&#39;s side\)", page)
+    cells = re.findall(r"<td>(?:<a [^>]*>|<b>)([^<]*)</", page)[2:]     # the players first
+    marked = sum(1 for cell in cells if cell.endswith(("?", "?!")))   # ?!, ?, ?? in the move list
+    counted = sum(int(n) for n in re.findall(r"(\d+) (?:blunder|mistake|inaccurac)", page))
+    assert len(cells) == len(XIANGQI) and marked == counted
+    assert read(f"http://127.0.0.1:{port}/p/xiangqi-101/chart.png").startswith(b"\x89PNG")
     assert server.stop() == 0
 
 

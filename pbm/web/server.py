@@ -83,6 +83,10 @@ def app(config: Config) -> web.Application:
                                                          request.query.get("ply")))
         return web.Response(body=png, content_type="image/png", headers=HEADERS)
 
+    async def chart(request: web.Request) -> web.Response:
+        png = await run(lambda db, config: pages.chart(db, config, who(db, config, request)))
+        return web.Response(body=png, content_type="image/png", headers=HEADERS)
+
     async def record(request: web.Request) -> web.Response:
         utf8 = request.query.get("encoding", "").lower() == "utf-8"
         data, media, name = await run(lambda db, config: pages.record(
@@ -134,6 +138,7 @@ def app(config: Config) -> web.Application:
     application = web.Application(middlewares=[plain_errors])
     game_page = "/{kind:[gp]}/{name}"
     application.add_routes([web.get(game_page, game), web.get(game_page + "/board.png", board),
+                            web.get(game_page + "/chart.png", chart),
                             web.get(game_page + "/record.{suffix}", record),
                             web.get("/t/{variant}/{name}", tournament),
                             web.get("/static/page.css", stylesheet)])
