@@ -28,6 +28,7 @@ class Move(NamedTuple):
     after: float                        # ... and after it
     accuracy: float                     # 0-100
     mark: str                           # "", "?!", "?" or "??"
+    engine: bool                        # it was the engine's own move (what it lost is noise)
 
     @property
     def lost(self) -> float:
@@ -76,7 +77,8 @@ def judge(points: list[Point], variant: str, played: list[str]) -> list[Move]:
             before, after = 100 - before, 100 - after
         lost = max(0.0, before - after)
         best = points[ply - 1].best == played[ply - 1]
-        moves.append(Move(ply, side, before, after, move_accuracy(before, after), "" if best else mark(lost)))
+        moves.append(Move(ply, side, before, after, move_accuracy(before, after), "" if best else mark(lost),
+                          best))
     return moves
 
 
@@ -105,8 +107,8 @@ def summary(moves: list[Move], wins: list[float]) -> Summary:
 
 def turning_points(moves: list[Move], count: int = TURNING_POINTS) -> list[Move]:
     """The `count` moves that lost the most win %, in the order they were played (only moves that
-    lost something)."""
-    worst = sorted((m for m in moves if m.lost > 0), key=lambda m: (-m.lost, m.ply))[:count]
+    lost something, and not the engine's own)."""
+    worst = sorted((m for m in moves if m.lost > 0 and not m.engine), key=lambda m: (-m.lost, m.ply))[:count]
     return sorted(worst, key=lambda m: m.ply)
 
 

@@ -168,7 +168,7 @@ def values(review: Review, prefs: dict[str, str], viewer: str | None) -> dict:
     style = prefs["notation"]
     turned = viewer in board.players and board.turn_of(viewer) == "b" and prefs["board"] in ("own", "svg")
     points = turning_points(review, sides, style)
-    return {"title": board.title, "number": board.number, "headline": headline(review, sides),
+    return {"title": wording.name(board.title), "number": board.number, "headline": headline(review, sides),
             "first_side": sides[0], "points": points, "turned": turned,
             "boards": [wording.board(p.game, turned, board.variant, i18n.language() == "en") for p in points]
             if prefs["board"] != "off" else [],
@@ -206,7 +206,7 @@ def mail(db: Database, config: Config, review: Review, user: str, incoming: Inco
             related.append((f"{board_picture.key}@{domain}", "image/png", board_picture.data))
         attached = records(review, shown["sides"], prefs, config.server.address)
         shown["files"] = [name for name, _text in attached]
-        subject = _("{title} Board {number}: the engine's review").format(title=board.title, number=board.number)
+        subject = _("{title} Board {number}: the engine's review").format(title=shown["title"], number=board.number)
         body = compose.render("review.j2", **shown)
         html = compose.render_html("review.html.j2", **shown, chart=picture.img(f"cid:{picture.key}@{domain}"),
                                    pictures=pictures if prefs["board"] != "off" else [])
