@@ -5,6 +5,7 @@ takes -- a review asked during play refused, the daily limit, the wait said, and
 mid-review whose review is then done once."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -15,6 +16,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from support.browser import screenshot
 from support.pgn_reader import read as read_pgn
 from support.postoffice import text
 from support.processes import PbmEnv, wait_until
@@ -94,12 +96,22 @@ def check_review(mail: EmailMessage, moves: int) -> tuple[str, dict[str, str]]:
     return body, records
 
 
+def shot(mail: EmailMessage, tmp_path: Path, name: str):
+    """The HTML part as Chromium draws it, its pictures in place (kept in $PBM_SHOTS/reviews)."""
+    page = html(mail)
+    for cid, data in pictures(mail).items():
+        page = page.replace(f"cid:{cid}", "data:image/png;base64," + base64.b64encode(data).decode())
+    folder = Path(os.environ["PBM_SHOTS"]) / "reviews" if os.environ.get("PBM_SHOTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return screenshot(page, folder, name, width=640, height=2400)
+
+
 def marks_in(pgn_text: str) -> dict[str, int]:
     nags = read_pgn(pgn_text).nags.values()
     return {"?!": list(nags).count(6), "?": list(nags).count(2), "??": list(nags).count(4)}
 
 
-def test_a_xiangqi_game_in_chinese_notation_reviewed_for_each_player(env):
+def test_a_xiangqi_game_in_chinese_notation_reviewed_for_each_player(env, tmp_path):
     signup(env, "alice", "lang=zh-Hans", "notation=chinese", "review=on")
     signup(env, "bob", "review=on")
     env.mail("xiangqi challenge alice bob", sender="alice@example.org")
@@ -136,6 +148,11 @@ def test_a_xiangqi_game_in_chinese_notation_reviewed_for_each_player(env):
     assert "炮二平五" in records["xiangqi-101.review.zh.pgn"]
     assert re.search(r"\[DhtmlXQ_comment1\](\?\S* )?\(%eval ", records["xiangqi-101.review.dhtmlxq"])
     counts = marks_in(records["xiangqi-101.review.pgn"])
+    drawn = shot(mails["alice"], tmp_path, "review-xiangqi-zh")
+    colours = drawn.crop((0, 80, 640, 400)).getcolors(1 << 18)
+    area = sum(n for n, (r, g, b) in colours if (r > 150 and g < 90 and b < 90)          # Red ahead
+               or max(abs(r - 51), abs(g - 51), abs(b - 51)) <= 6)                  # Black ahead
+    assert area > 2000, "the chart is not drawn in the mail"
 
     english, records = check_review(mails["bob"], len(XIANGQI))
     assert re.search(r"Accuracy: alice \(Red\) \d+%, bob \(Black\) \d+%\.", english)

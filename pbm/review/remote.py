@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 import urllib.error
@@ -100,11 +101,16 @@ def _points(evaluations: object, positions: int) -> list[Point]:
     points = []
     for item in evaluations:
         if not (isinstance(item, list) and len(item) == 4 and _score(item[0]) and _score(item[1])
-                and (item[0] is None) != (item[1] is None) and (item[2] is None or isinstance(item[2], str))
-                and isinstance(item[3], list) and all(isinstance(m, str) and len(m) <= 8 for m in item[3][:8])):
+                and (item[0] is None) != (item[1] is None) and (item[2] is None or _move(item[2]))
+                and isinstance(item[3], list) and all(_move(m) for m in item[3][:8])):
             raise Refused(400, "each evaluation is [cp, mate, best, line], one of cp and mate null")
         points.append(Point(item[0], item[1], item[2], tuple(item[3][:8])))
     return points
+
+
+def _move(value: object) -> bool:
+    """A move as pbm writes coordinates (`h3e3`, `pass`)."""
+    return isinstance(value, str) and (value == "pass" or re.fullmatch(r"[a-z]\d{1,2}[a-z]\d{1,2}", value) is not None)
 
 
 def _score(value: object) -> bool:

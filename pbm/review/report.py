@@ -57,10 +57,21 @@ def stored(points: list[Point]) -> list:
 def names(board: Board, moves: list[str], start: int, style: str) -> list[str]:
     """The moves `moves[start:]` of a line from the game's start, in the reader's notation `style`
     (a preference: a style of the game's, else coordinates with the game's own notation)."""
-    game = rules.Game.from_record(board.variant, board.params or None, board.start_fen, moves)
+    game = _replayed(board, moves)
     if style in notation_styles.notations_of(game.variant) and style != "both":
         return game.name_moves(style)[start:]
     return [notify.played(m, n) for m, n in zip(game.moves[start:], game.notation[start:])]
+
+
+def _replayed(board: Board, moves: list[str]) -> rules.Game:
+    """The game after `moves`, or after as many of them as fit: an engine's line may hold a move the
+    rules core does not take (an engine that judges repetition otherwise), and is cut there."""
+    for end in range(len(moves), -1, -1):
+        try:
+            return rules.Game.from_record(board.variant, board.params or None, board.start_fen, moves[:end])
+        except rules.RulesError:
+            continue
+    raise AssertionError("the start position always fits")
 
 
 def evaluation(point: Point, side: str) -> str:
