@@ -40,7 +40,7 @@ def review(ctx: Context, req: Request) -> None:
     if refusal:
         raise CommandError(refusal)
     known = reviews.load(ctx.db, board.id)
-    asked_before = known is not None and user in _askers(ctx, known.id)
+    asked_before = known is not None and user in reviews.askers(ctx.db, known.id)
     if not asked_before:
         _within_limit(ctx, user)
     settings = Settings.of(ctx.config)
@@ -93,11 +93,6 @@ def _sender(ctx: Context) -> str:
                              "the board number."))
     ctx.actor = user
     return user
-
-
-def _askers(ctx: Context, review_id: int) -> list[str]:
-    return [u for (u,) in ctx.db.execute("SELECT user_id FROM review_requests WHERE review_id = ?",
-                                         [review_id])]
 
 
 def _within_limit(ctx: Context, user: str) -> None:

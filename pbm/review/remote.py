@@ -72,26 +72,26 @@ def acquire(db: Database, config: Config, body: dict) -> dict | None:
 def done(db: Database, config: Config, body: dict) -> None:
     known_key(config, body.get("key"))
     claim = str(body.get("claim", ""))
-    row = db.execute("SELECT r.id, r.game_id, r.nodes, g.ply FROM reviews r JOIN games g ON g.id = r.game_id "
-                     "WHERE r.claimed_by = ? AND r.status = 'running'", [claim]).fetchone()
-    if row is None:
+    held = reviews.held(db, claim)
+    if held is None:
         raise Refused(409, "this claim holds no review (its lease lapsed, or it was done)")
-    points = _points(body.get("evaluations"), row[3] + 1)
-    job = reviews.Job(row[0], row[1], row[2], "", {}, "", [], True)
-    if not worker.finish(db, config, job, claim, points, float(body.get("seconds") or 0)):
+    review_id, game_id, positions = held
+    seconds = body.get("seconds")
+    if not worker.finish(db, config, review_id, game_id, claim, _points(body.get("evaluations"), positions),
+                         float(seconds) if isinstance(seconds, (int, float)) else 0.0):
         raise Refused(409, "the review's lease lapsed and another worker took it")
 
 
 def failed(db: Database, config: Config, body: dict) -> None:
     name = known_key(config, body.get("key"))
     claim = str(body.get("claim", ""))
-    row = db.execute("SELECT id, game_id FROM reviews WHERE claimed_by = ?", [claim]).fetchone()
-    if row is None:
+    held = reviews.held(db, claim)
+    if held is None:
         raise Refused(409, "this claim holds no review")
     error = f"worker {name}: {str(body.get('error', ''))[:300]}"
-    log.error("review of game %d failed, to be tried again later: %s", row[1], error)
+    log.error("review of game %d failed, to be tried again later: %s", held[1], error)
     with transaction(db):
-        reviews.fail(db, row[0], claim, error, datetime.now(timezone.utc))
+        reviews.fail(db, held[0], claim, error, datetime.now(timezone.utc))
 
 
 def _points(evaluations: object, positions: int) -> list[Point]:

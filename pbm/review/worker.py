@@ -65,7 +65,7 @@ def work_once(db: Database, config: Config, settings: Settings, me: str) -> bool
         with transaction(db):
             reviews.fail(db, job.id, me, str(e), now())
         return True
-    finish(db, config, job, me, points, time.monotonic() - started)
+    finish(db, config, job.id, job.game_id, me, points, time.monotonic() - started)
     return True
 
 
@@ -73,16 +73,16 @@ def game_of(job: Job) -> Game:
     return Game(job.variant, job.params, job.start_fen, job.moves, job.finished)
 
 
-def finish(db: Database, config: Config, job: Job, me: str, points: list[Point], seconds: float) -> bool:
+def finish(db: Database, config: Config, review_id: int, game_id: int, me: str, points: list[Point],
+           seconds: float) -> bool:
     """Store the review and queue its mails, once: False if `me` no longer held it."""
-    board = games.get(db, job.game_id)
-    worked = report.work_out(board, report.stored(points))
+    worked = report.work_out(games.get(db, game_id), report.stored(points))
     with transaction(db):
-        if not reviews.complete(db, job.id, me, report.stored(points), seconds, now()):
-            log.warning("review of game %d finished after its lease was taken over: dropped", job.game_id)
+        if not reviews.complete(db, review_id, me, report.stored(points), seconds, now()):
+            log.warning("review of game %d finished after its lease was taken over: dropped", game_id)
             return False
-        send(db, config, job.id, worked)
-    log.info("review of game %d done in %.0f s", job.game_id, seconds)
+        send(db, config, review_id, worked)
+    log.info("review of game %d done in %.0f s", game_id, seconds)
     return True
 
 

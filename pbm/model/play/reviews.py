@@ -140,6 +140,18 @@ def fail(db: Database, review_id: int, claimant: str, error: str, now: datetime)
                [error[:500], timestamp(now + timedelta(seconds=wait)), review_id, claimant])
 
 
+def held(db: Database, claimant: str) -> tuple[int, int, int] | None:
+    """The review `claimant` holds: (review id, game id, positions of the game), or None."""
+    row = db.execute("SELECT r.id, r.game_id, g.ply + 1 FROM reviews r JOIN games g ON g.id = r.game_id "
+                     "WHERE r.claimed_by = ? AND r.status = 'running'", [claimant]).fetchone()
+    return tuple(row) if row else None
+
+
+def askers(db: Database, review_id: int) -> list[str]:
+    """Everyone who asked for the review."""
+    return [u for (u,) in db.execute("SELECT user_id FROM review_requests WHERE review_id = ?", [review_id])]
+
+
 def unmailed(db: Database, review_id: int) -> list[str]:
     """Who asked for the review and has not had it yet."""
     return [u for (u,) in db.execute("SELECT user_id FROM review_requests WHERE review_id = ? AND "
