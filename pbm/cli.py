@@ -426,24 +426,5 @@ def _timers(config: Config, args: argparse.Namespace) -> int:
 
 
 def _review(config: Config, args: argparse.Namespace) -> int:
-    from pbm.review import remote, worker
-    from pbm.review.engine import INSTALL, Settings
-    settings = Settings.of(config)
-    if settings is None:
-        print(f"pbm: no engine, so no reviews: install one ({INSTALL}) or set [review] engine",
-              file=sys.stderr)
-        return EX_CONFIG
-    if args.server:
-        if not args.key:
-            print("pbm: --server needs --key (one of the server's [review] keys)", file=sys.stderr)
-            return EX_USAGE
-        done = remote.run(args.server, args.key, settings, forever=args.forever)
-        print(f"reviews done for {args.server}: {done}")
-        return EX_OK
-    from pbm.model.store import open_db
-    from pbm.outbox import sending
-    db = open_db(config)
-    done = worker.run(config, db, settings, forever=args.forever)
-    report = sending.send_due(db, config)
-    print(f"reviews tried: {done}; mails sent {report.sent}")
-    return EX_OK
+    from pbm.runners import reviewers
+    return reviewers.command(config, args.server, args.key, args.forever)

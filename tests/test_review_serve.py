@@ -1,6 +1,6 @@
 """Reviews inside a running `pbm serve`: no engine process ever starts for a game in play, whatever
 is asked of it (commands, records, pages, timers, `pbm review` from cron, the server's own worker),
-the worker runs niced and reviews the game once it is over; and two workers on "other machines"
+the worker runs niced, in the idle scheduling class, and reviews the game once it is over; and two workers on "other machines"
 share the reviews over HTTP with a key (`pbm review --server URL --key KEY`)."""
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ def test_no_engine_runs_on_a_game_in_play_on_any_path(pbm_env: PbmEnv, tmp_path)
     send(server, "alice", "xiangqi challenge alice bob", 2)
     [worker] = server.children("pbm-review")
     assert nice(worker) == min(19, nice(server.process.pid) + 10)
+    assert os.sched_getscheduler(worker) == os.SCHED_IDLE     # the CPU only when nothing else wants it
     for ply, move in enumerate(XIANGQI):
         user = ("alice", "bob")[ply % 2]
         send(server, user, f"xiangqi move 101 {user} {PASSWORDS[user]} {move}", 2)

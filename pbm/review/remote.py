@@ -123,7 +123,14 @@ def run(server: str, key: str, settings: Settings, *, forever: bool = False) -> 
     """Take reviews from `server` until it has none (or, `forever`, for ever); the number done."""
     count = 0
     while True:
-        job = _post(server, "acquire", {"key": key})
+        try:
+            job = _post(server, "acquire", {"key": key})
+        except (Refused, OSError) as e:
+            if not forever or isinstance(e, Refused) and e.status == 403:
+                raise
+            log.warning("cannot take reviews from %s (%s); trying again in %g s", server, e, IDLE)
+            time.sleep(IDLE)
+            continue
         if job is None:
             if not forever:
                 return count

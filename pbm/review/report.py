@@ -102,14 +102,14 @@ def headline(review: Review, sides: tuple[str, str]) -> list[str]:
 
 class TurningPoint(NamedTuple):
     ply: int
-    heading: str                        # "Move 23, bob (Black): C2=5?"
-    played: str
+    heading: str                        # "Move 23, bob (Black): C2=5? (Mistake)"
     best: str                           # "the engine's move: ... line: ..."
     evals: str                          # "evaluation before ..., after ..."
     game: rules.Game                    # the position before the move
 
 
 def turning_points(review: Review, sides: tuple[str, str], style: str) -> list[TurningPoint]:
+    """The review's turning points in the reader's words and notation `style`."""
     board = review.board
     moves = [m.move for m in board.moves]
     found = []
@@ -126,13 +126,11 @@ def turning_points(review: Review, sides: tuple[str, str], style: str) -> list[T
         heading = _("Move {n}, {user} ({side}): {move}").format(n=move.ply, user=user, side=side, move=played)
         if move.mark:
             heading += f" ({mark_name(move.mark)})"
-        found.append(TurningPoint(move.ply, heading, played, best, evals,
-                                  rules.Game.from_record(board.variant, board.params or None, board.start_fen,
-                                                         moves[:move.ply - 1])))
+        found.append(TurningPoint(move.ply, heading, best, evals, _replayed(board, moves[:move.ply - 1])))
     return found
 
 
-def comments(review: Review, sides: tuple[str, str], style: str) -> list[tuple[int, str | None, str]]:
+def comments(review: Review, style: str) -> list[tuple[int, str | None, str]]:
     """The records' comments: after every move its evaluation (`[%eval 0.35]`, Lichess's form, from
     the first player's side), and at a marked move what it was and the engine's move."""
     board = review.board
@@ -148,11 +146,11 @@ def comments(review: Review, sides: tuple[str, str], style: str) -> list[tuple[i
     return said
 
 
-def records(review: Review, sides: tuple[str, str], prefs: dict[str, str], site: str) -> list[tuple[str, str]]:
+def records(review: Review, prefs: dict[str, str], site: str) -> list[tuple[str, str]]:
     """The annotated records attached: (file name, text).  PGN always; for Xiangqi the Chinese PGN
     and DhtmlXQ too (the .gib has no place for comments)."""
     board = review.board
-    said = comments(review, sides, prefs["notation"])
+    said = comments(review, prefs["notation"])
     glyphs = {m.ply: m.mark for m in review.moves if m.mark}
     attached = [(f"{board.variant}-{board.number}.review.pgn", pgn.record(board, said, site, glyphs))]
     if board.variant == "xiangqi":
@@ -215,7 +213,7 @@ def mail(db: Database, config: Config, review: Review, user: str, incoming: Inco
                                                   labels=shown["labels"]))
             pictures.append(board_picture.img(f"cid:{board_picture.key}@{domain}"))
             related.append((f"{board_picture.key}@{domain}", "image/png", board_picture.data))
-        attached = records(review, shown["sides"], prefs, config.server.address)
+        attached = records(review, prefs, config.server.address)
         shown["files"] = [name for name, _text in attached]
         subject = _("{title} Board {number}: the engine's review").format(title=shown["title"], number=board.number)
         body = compose.render("review.j2", **shown)
