@@ -46,6 +46,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     tournament tournaments
     limit
     ruling appeal dismiss
+    review
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
