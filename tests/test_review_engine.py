@@ -1,17 +1,22 @@
 """The review's engine and arithmetic, against Debian's fairy-stockfish at small node counts: a game
 searched position by position, the same twice; an engine that crashes, hangs, prints garbage or is
-missing says so in one line and is killed; a game in play is never searched; Lichess's formulas."""
+missing says so in one line and is killed; a game in play is never searched nor handed out by the
+queue; Lichess's formulas."""
 from __future__ import annotations
 
 import math
 import os
 import stat
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from support.postoffice import PASSWORDS, PostOffice
 
 import rules
 from pbm.config import load_config
+from pbm.model.db import transaction
+from pbm.model.play import reviews
 from pbm.review import analysis
 from pbm.review.engine import DEBIAN, Engine, EngineError, Settings
 from pbm.review.search import Game, NotOver, Point, engine_moves, search, supported
@@ -134,3 +139,21 @@ def test_marks_turning_points_and_accuracy_from_a_made_up_game():
     assert summary.accuracy[0] > summary.accuracy[1]
     same = [Point(cp, None, "a", ()) for cp in cps]      # the engine's own move is never marked
     assert not any(m.mark for m in analysis.judge(same, "xiangqi", ["a"] * 6))
+
+
+def test_the_queue_never_hands_out_a_game_in_play(tmp_path):
+    post = PostOffice(tmp_path)
+    post.signup("alice", "bob")
+    board = post.challenge()
+    post.move(board, "alice", "h3e3")
+    post.move(board, "bob", "h8e8")
+    # a row for the game in play, as no command makes one: the queue still does not hand it out
+    now = datetime.now(timezone.utc)
+    post.db.execute("INSERT INTO reviews (game_id, status, nodes, queued_at, next_attempt_at) "
+                    "VALUES (1, 'queued', 1000, '2000-01-01', '2000-01-01')")
+    with transaction(post.db):
+        assert reviews.acquire(post.db, "me:1", now, 60) is None
+    post.send(f"xiangqi resign {board} bob {PASSWORDS['bob']}", sender="bob@example.org")
+    with transaction(post.db):
+        job = reviews.acquire(post.db, "me:1", now, 60)
+    assert job.finished and job.moves == ["h3e3", "h8e8"]

@@ -23,6 +23,7 @@ from pbm.commands.mails import notices
 from pbm.commands.timing import away
 from pbm.commands.tournaments import tournament
 from pbm.review import command as review_command
+from pbm.review import search as review_search
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 from pbm.i18n import N_, _, ngettext
@@ -59,9 +60,11 @@ def _game_help(ctx: Context, variant: str) -> None:
     template = catalogue.GAMES[variant].help_template
     start = rules.Game.new(variant)
     v = start.variant
-    # this game's commands only: no setup without arrangements to choose, no pass where none is
+    # this game's commands only: no setup without arrangements to choose, no pass where none is, no
+    # review where the engine cannot be given the rules
     commands = [(c.usage_line(variant), c.summary if v.passing or not c.passless else c.passless)
-                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)]
+                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)
+                and (c.verb != "review" or review_search.supported(variant, {}))]
     ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
                commands=commands, notation=v.notation,
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
