@@ -129,7 +129,7 @@ def test_a_xiangqi_game_in_chinese_notation_reviewed_for_each_player(env, tmp_pa
         user = ("alice", "bob")[ply % 2]
         game.play(move)
         env.mail(f"xiangqi move 101 {user} {PASSWORDS[user]} {game.name_last('chinese' if user == 'alice' else 'wxf')}",
-                 sender=f"{user}@example.org")
+                 "Your move." if ply == 1 else "", sender=f"{user}@example.org")
     env.mail(f"xiangqi resign 101 alice {PASSWORDS['alice']}", sender="alice@example.org")
     assert env.query("SELECT status FROM reviews") == [("queued",)]     # both chose review=on
     assert not env.query("SELECT 1 FROM reviews WHERE evaluations IS NOT NULL")
@@ -158,6 +158,7 @@ def test_a_xiangqi_game_in_chinese_notation_reviewed_for_each_player(env, tmp_pa
     assert re.search(r"Accuracy: alice \(Red\) \d+%, bob \(Black\) \d+%\.", english)
     assert "The turning points:" in english and "The engine's move: " in english
     # the headline's counts are the marks in the record
+    assert (6, "bob: Your move.") in read_pgn(records["xiangqi-101.review.pgn"]).comments   # theirs kept
     said = {mark: sum(int(n) for n in re.findall(rf"(\d+) {word}", english))
             for mark, word in (("??", "blunder"), ("?", "mistake"), ("?!", "inaccurac"))}
     assert said == counts == marks_in(records["xiangqi-101.review.pgn"])

@@ -17,7 +17,7 @@ from pbm.i18n import _, ngettext
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.db import Database
 from pbm.config import Config
-from pbm.model.play import pgn
+from pbm.model.play import games, pgn
 from pbm.model.play.games import Board
 from pbm.model.players import accounts
 from pbm.outbox import compose
@@ -146,11 +146,13 @@ def comments(review: Review, style: str) -> list[tuple[int, str | None, str]]:
     return said
 
 
-def records(review: Review, prefs: dict[str, str], site: str) -> list[tuple[str, str]]:
-    """The annotated records attached: (file name, text).  PGN always; for Xiangqi the Chinese PGN
-    and DhtmlXQ too (the .gib has no place for comments)."""
+def records(review: Review, prefs: dict[str, str], site: str,
+            players: list[tuple[int, str | None, str]]) -> list[tuple[str, str]]:
+    """The annotated records attached: (file name, text), the engine's comments first after each move,
+    then the players' (`players`, as the game's record has them).  PGN always; for Xiangqi the
+    Chinese PGN and DhtmlXQ too (the .gib has no place for comments)."""
     board = review.board
-    said = comments(review, prefs["notation"])
+    said = sorted(comments(review, prefs["notation"]) + players, key=lambda c: c[0])
     glyphs = {m.ply: m.mark for m in review.moves if m.mark}
     attached = [(f"{board.variant}-{board.number}.review.pgn", pgn.record(board, said, site, glyphs))]
     if board.variant == "xiangqi":
@@ -163,8 +165,8 @@ def records(review: Review, prefs: dict[str, str], site: str) -> list[tuple[str,
 
 
 def _marked(review: Review, ply: int, text: str) -> str:
-    mark = review.moves[ply - 1].mark
-    return f"{mark} {text}" if mark else text
+    mark = review.moves[ply - 1].mark if ply else ""
+    return f"{mark} {text}" if mark and text.startswith("[%eval") else text
 
 
 # --- the mail --------------------------------------------------------------------------------------
@@ -213,7 +215,7 @@ def mail(db: Database, config: Config, review: Review, user: str, incoming: Inco
                                                   labels=shown["labels"]))
             pictures.append(board_picture.img(f"cid:{board_picture.key}@{domain}"))
             related.append((f"{board_picture.key}@{domain}", "image/png", board_picture.data))
-        attached = records(review, prefs, config.server.address)
+        attached = records(review, prefs, config.server.address, games.comments(db, board))
         shown["files"] = [name for name, _text in attached]
         subject = _("{title} Board {number}: the engine's review").format(title=shown["title"], number=board.number)
         body = compose.render("review.j2", **shown)
