@@ -2,7 +2,7 @@
 real `pbm serve` over SMTP on loopback.
 
     python bench/mail_load.py [--games 8] [--plies 40] [--prefill 100000] [--smtp-processes 1]
-                              [--observers 0] [--long-games] [--seed 1] [--json]
+                              [--observers 0] [--long-games] [--reviews] [--seed 1] [--json]
 
 Each game is one client thread with its own SMTP connection; its two players take turns mailing
 `xiangqi move BOARD USER PASSWORD MOVE` with a random legal move (rules.Game.legal_moves, drawn
@@ -24,6 +24,8 @@ With --long-games every game goes on to move 320 (no move that would end it, whe
 do), and the server's CPU per command is measured over moves 3-32 and over moves 289-320 apart:
 their ratio says how much a long game's record costs each move.
 With --observers N, N more players subscribe to every game first, so that each move mails 2 + N.
+With --reviews the server's review worker (`[review] workers`, niced) searches engine reviews of the
+prefilled games all through the run, to compare the figures with an idle worker.
 After the run, with the server stopped, the limits it is measured against are measured on the same
 machine (bench/limits.py): the whole work of a move's two board mails (pictures drawn, MIME bytes)
 on one core times the cores, durable commits of a command's size, a bare aiosmtpd sink taking the
@@ -67,6 +69,14 @@ import rules  # noqa: E402
 DOMAIN = "bench.test"
 SERVER = f"pbm@{DOMAIN}"
 WAIT = 120.0        # seconds to wait for the server or its outbox: a bound, not a measurement
+
+
+def queue_reviews(db_path: Path) -> None:
+    """Queue an engine review of every finished game, for nobody (no mail): the server's review
+    worker searches them, one after the other, at 1 M nodes a position, all through the run."""
+    with sqlite3.connect(db_path) as db:
+        db.execute("INSERT INTO reviews (game_id, status, nodes, queued_at, next_attempt_at) SELECT id, "
+                   "'queued', 1000000, '2000-01-01', '2000-01-01' FROM games WHERE status = 'finished'")
 
 
 def address(user: str) -> str:
@@ -377,8 +387,13 @@ def main() -> None:
     parser.add_argument("--long-games", action="store_true",
                         help=f"play {LONG_PLIES} moves a game; compare the cost of the first and last "
                              f"{EARLY}")
+    parser.add_argument("--reviews", action="store_true",
+                        help="keep the server's review worker (nice) busy all through the run: every "
+                             "prefilled game queued for an engine review (needs --prefill)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if args.reviews and not args.prefill:
+        parser.error("--reviews needs --prefill (the finished games to review)")
 
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
         server = Server(Path(tmp), args.smtp_processes)
@@ -391,6 +406,8 @@ def main() -> None:
                 prefill(server.db_path, args.prefill)
                 print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
                       file=sys.stderr)
+                if args.reviews:
+                    queue_reviews(server.db_path)
             rng = random.Random(args.seed)
             plies = LONG_PLIES if args.long_games else args.plies
             tables = [Table(board, red, black, rng.random(), plies, endless=args.long_games)

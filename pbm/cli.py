@@ -154,6 +154,16 @@ def _parser() -> argparse.ArgumentParser:
     timers = sub.add_parser("timers", help="run the game timers once (cron, without `pbm serve`)")
     timers.set_defaults(run=_timers)
 
+    review = sub.add_parser("review", help="do the queued engine reviews of finished games (cron), here "
+                                           "or, with --server, for a pbm serve elsewhere")
+    review.add_argument("--server", metavar="URL", help="take the reviews from this server's pages "
+                                                         "(its [web] base_url) over HTTP")
+    review.add_argument("--key", metavar="KEY", default=os.environ.get("PBM_REVIEW_KEY"),
+                        help="one of the server's [review] keys (default: $PBM_REVIEW_KEY)")
+    review.add_argument("--forever", action="store_true", help="keep waiting for reviews (a worker "
+                                                              "on another machine)")
+    review.set_defaults(run=_review)
+
     doctor = sub.add_parser("doctor", help="check the configuration, files, database, relay, templates")
     doctor.add_argument("--user", metavar="USER",
                         help="check as USER, who runs pbm (the MTA pipe's user=, cron, pbm serve); "
@@ -445,3 +455,8 @@ def _timers(config: Config, args: argparse.Namespace) -> int:
         return EX_TEMPFAIL
     print(f"timers queued {queued} mails; sent {report.sent}")
     return EX_OK
+
+
+def _review(config: Config, args: argparse.Namespace) -> int:
+    from pbm.runners import reviewers
+    return reviewers.command(config, args.server, args.key, args.forever)

@@ -147,6 +147,18 @@ class WebSection(_Listening):
     head_timeout: float = 10.0          # seconds a connection may take to send a whole request
 
 
+@dataclass(frozen=True)
+class ReviewSection:
+    engine: str = ""                    # a UCI engine's command; "" = fairy-stockfish on PATH or in /usr/games
+    nodes: int = 1_000_000              # searched per position: fixed, so a review is the same every time
+    threads: int = 1                    # the engine's Threads (more than 1 makes reviews differ run to run)
+    hash: int = 64                      # the engine's Hash, in MB
+    timeout: float = 60.0               # seconds one position may take before the engine counts as hung
+    workers: int = 1                    # review processes `pbm serve` runs (nice); 0 = remote workers only
+    per_day: int = 20                   # reviews one player may ask for in a day
+    keys: list[str] = field(default_factory=list, repr=False)   # keys of remote workers (`pbm review --server`)
+
+
 SECTIONS: dict[str, type] = {
     "server": ServerSection,
     "storage": StorageSection,
@@ -158,6 +170,7 @@ SECTIONS: dict[str, type] = {
     "security": SecuritySection,
     "clocks": ClocksSection,
     "web": WebSection,
+    "review": ReviewSection,
 }
 
 
@@ -173,6 +186,7 @@ class Config:
     security: SecuritySection
     clocks: ClocksSection
     web: WebSection = field(default_factory=WebSection)
+    review: ReviewSection = field(default_factory=ReviewSection)
     path: Path | None = None            # the file it was read from, if any
 
     @property
@@ -272,6 +286,10 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [clocks] outage_after must be a number of hours above 0")
     if config.clocks.max_hold < 0:
         raise ConfigError(f"{path}: [clocks] max_hold must be a number of hours, 0 or more")
+    if config.review.nodes < 1 or config.review.threads < 1 or config.review.hash < 1 or \
+            config.review.timeout <= 0 or not 0 <= config.review.workers <= 64 or config.review.per_day < 0:
+        raise ConfigError(f"{path}: [review] nodes, threads, hash and timeout must be above 0, workers 0 "
+                          f"to 64, per_day 0 or more")
     for section, listen in (("smtp", config.smtp.listen), ("web", config.web.listen or "x:0")):
         try:
             _split_listen(listen)

@@ -13,6 +13,8 @@ from support.postoffice import PASSWORDS, PostOffice, text
 from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.outbox import compose
+from pbm.review import worker
+from pbm.review.engine import Settings
 
 LIMIT = 78
 PINNED_ROOT = "5k3/9/9/9/9/4c4/3r5/3NB4/4A4/4K4_w_-_-_0_1"   # fsf-27: Black chases a pinned horse
@@ -106,6 +108,10 @@ def test_no_line_of_any_mail_is_longer_than_78_characters(tmp_path, monkeypatch,
     board, mover = post.db.execute("SELECT board, to_move FROM games ORDER BY id DESC LIMIT 1").fetchone()
     mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} h3e3", sender=f"{mover}@example.org")
     mails += post.send(f"xiangqi move {board} {mover} {PASSWORDS[mover]} resign", sender=f"{mover}@example.org")
+    # an engine's review of that game: asked for (queued), done (few nodes), mailed
+    mails += post.send(f"xiangqi review {board} alice {PASSWORDS['alice']}", sender="alice@example.org")
+    worker.run(post.config, post.db, dataclasses.replace(Settings.of(post.config), nodes=2000))
+    mails += post.tick(0)
     # bob directs it: alice has created the two tournaments a week allows
     mails += post.send(f"xiangqi tournament create spring bob {PASSWORDS['bob']} --system=swiss "
                        f"--rounds=3 --tiebreaks=BH-C1,SB", sender="bob@example.org")

@@ -23,6 +23,8 @@ from pbm.commands.games import (
 from pbm.commands.mails import notices
 from pbm.commands.timing import away
 from pbm.commands.tournaments import tournament
+from pbm.review import command as review_command
+from pbm.review import search as review_search
 from pbm.commands.base import Command, CommandError, Context
 from pbm.commands.parse import SAFE_WORDS, Request
 from pbm.i18n import N_, _, ngettext
@@ -59,9 +61,11 @@ def _game_help(ctx: Context, variant: str) -> None:
     template = catalogue.GAMES[variant].help_template
     start = rules.Game.new(variant)
     v = start.variant
-    # this game's commands only: no setup without arrangements to choose, no pass where none is
+    # this game's commands only: no setup without arrangements to choose, no pass where none is, no
+    # review where the engine cannot be given the rules
     commands = [(c.usage_line(variant), c.summary if v.passing or not c.passless else c.passless)
-                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)]
+                for c in COMMANDS if c.game and (c.verb != "setup" or v.arrangements)
+                and (c.verb != "review" or review_search.supported(variant, {}))]
     ctx.answer(f"{catalogue.title(variant)} help", template, title=catalogue.title(variant), variant=variant,
                commands=commands, notation=v.notation,
                options=turns.OPTIONS, server_params=play.SERVER_PARAMS,
@@ -210,6 +214,14 @@ COMMANDS: list[Command] = [
                     "characters), and dhtmlxq the forums' [DhtmlXQ] block; for Janggi, gib is the "
                     "Korean programs' file, in CP949. Add utf-8 after the format for the file in "
                     "UTF-8.")),
+    Command("review", "BOARD [USERID PASSWORD]", N_("an engine's review of a finished game, mailed to you"),
+            review_command.review, game=True, min_args=1, max_args=3, passwords=(2,),
+            details=N_("Only after the end, never during play. The engine marks each move that loses "
+                    "winning chances (?! inaccuracy, ? mistake, ?? blunder), gives each side's "
+                    "accuracy, draws the winning chances move by move and shows the three turning "
+                    "points with its own move; the annotated record is attached. Without USERID "
+                    "PASSWORD it goes to the user of your address. set USERID PASSWORD review=on: a "
+                    "review after each of your finished games. Xiangqi and Janggi only.")),
     Command("games", "[USERID...] [active|inactive|next]", N_("the list of games"), queries.games_list,
             game=True, max_args=20),
     Command("history", "[USERID]", N_("finished games, newest first"), queries.history, game=True,

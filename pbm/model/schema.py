@@ -13,6 +13,7 @@ from pbm.mail import reading
 from pbm.mail.reading import MASK
 from pbm.model.db import Database
 from pbm.model.players.ratings import to_glicko_2
+from pbm.model.play.reviews import REVIEWS
 from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
@@ -310,4 +311,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     RESET_SOURCES,
     NOTES,
     to_glicko_2,
+    REVIEWS,
 ]

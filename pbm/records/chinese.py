@@ -5,6 +5,8 @@ GBK (Big5 for traditional) as xqbase's files are, UTF-8 on request.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import rules
 from pbm.model.play.games import Board
 from pbm.model.play.pgn import comment, escape
@@ -18,8 +20,10 @@ FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 EVENT = "象棋 Board {number}"
 
 
-def record(board: Board, comments: list[tuple[int, str, str]], site: str, traditional: bool = False) -> str:
-    """The Chinese PGN of `board` (a Xiangqi game); `comments` as pbm.model.play.pgn.record takes them."""
+def record(board: Board, comments: list[tuple[int, str | None, str]], site: str, traditional: bool = False,
+           glyphs: Mapping[int, str] | None = None) -> str:
+    """The Chinese PGN of `board` (a Xiangqi game); `comments` and `glyphs` as pbm.model.play.pgn.record
+    takes them."""
     game = board.replay()
     tags = [("Game", "Chinese Chess"), ("Event", EVENT.format(number=board.number)), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
@@ -30,7 +34,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str, tradit
     lines.append("")
     said: dict[int, list[str]] = {}
     for ply, author, text in comments:
-        said.setdefault(ply, []).append(comment(f"{author}: {text}"))
+        said.setdefault(ply, []).append(comment(text if author is None else f"{author}: {text}"))
     if said.get(0):
         lines += fill(" ".join(said[0]).split())
     names = [name.translate(FULL_WIDTH) for name in game.name_moves(
@@ -43,7 +47,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str, tradit
             line.append(f"{index // 2 + 1}.")
         elif not line:
             line.append(f"{index // 2 + 1}. ...")
-        line.append(name)
+        line.append(name + (glyphs or {}).get(ply, ""))
         line += said.get(ply, [])
         if index % 2 == 1 or said.get(ply):
             lines += fill(" ".join(line).split())

@@ -46,8 +46,9 @@ def binit(fen: str) -> str:
     return "".join(digits)
 
 
-def record(board: Board, comments: list[tuple[int, str, str]]) -> str:
-    """The DhtmlXQ block of `board` (a Xiangqi game); `comments` as pbm.model.play.pgn.record takes them."""
+def record(board: Board, comments: list[tuple[int, str | None, str]]) -> str:
+    """The DhtmlXQ block of `board` (a Xiangqi game); `comments` as pbm.model.play.pgn.record takes them
+    (a field has no place for a move's mark: a review puts it in the comment)."""
     fields = [("title", f"象棋 Board {board.number}"), ("event", f"象棋 Board {board.number}"),
               ("date", board.created_at[:10]), ("red", board.player1), ("black", board.player2)]
     if rules.Game.new(board.variant).fen() != board.start_fen:
@@ -60,7 +61,7 @@ def record(board: Board, comments: list[tuple[int, str, str]]) -> str:
     fields.append(("result", RESULTS.get(board.result, UNKNOWN)))
     said: dict[int, list[str]] = {}
     for ply, author, text in comments:
-        said.setdefault(ply, []).append(f"{author}: {text}")
+        said.setdefault(ply, []).append(text if author is None else f"{author}: {text}")
     fields += [(f"comment{ply}", "||".join(texts)) for ply, texts in sorted(said.items())]
     body = "\n".join(f"[DhtmlXQ_{name}]{_clean(value)}[/DhtmlXQ_{name}]" for name, value in fields)
     return f"[DhtmlXQ]\n{body}\n[/DhtmlXQ]\n"

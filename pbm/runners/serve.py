@@ -41,6 +41,7 @@ from pbm.outbox import queue as outbox_queue
 from pbm.runners import listener as smtp_listener
 from pbm.runners import outbox as outbox_process
 from pbm.runners import processes as link
+from pbm.runners import reviewers as review_workers
 from pbm.runners.preparers import Preparers
 from pbm.upkeep import health, reach
 from pbm.web import gate
@@ -329,6 +330,7 @@ async def _serve(config: Config) -> bool:
     pages = await web_server.start(config) if config.web.listen else None
     timers = asyncio.create_task(_timers(config, intake_thread))
     watch = asyncio.create_task(_watch(config, intake_thread, receiver))
+    reviewing = review_workers.start(config)
     log.info("listening on %s:%d for %s; data in %s", config.smtp.host, config.smtp.port,
              config.server.address, config.data_dir.resolve())
     await stop.wait()
@@ -341,6 +343,9 @@ async def _serve(config: Config) -> bool:
         await pages.cleanup()
     timers.cancel()
     watch.cancel()
+    if reviewing is not None:
+        reviewing[1].cancel()
+        await reviewing[0].stop(DRAIN_TIMEOUT)
     for _ in range(int(DRAIN_TIMEOUT * 10)):
         if not receiver.in_progress:
             break

@@ -19,11 +19,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import rules
 from pbm import clock
 from pbm.config import Config, ConfigError
 from pbm.mail import reading, stamps
 from pbm.model.db import Database
+from pbm.model.play import reviews
 from pbm.model.store import behind, lost
+from pbm.review import engine
 from pbm.upkeep import health, reach, replica
 
 NOTE = "note: "
@@ -315,6 +318,33 @@ def _move_times(config: Config, user: User) -> Iterator[str]:
         yield line if unstamped == len(kept) else NOTE + line
 
 
+def _review(config: Config, user: User) -> Iterator[str]:
+    """The engine answers a search of Xiangqi's start (as the workers start it), and the reviews whose
+    last attempt failed, with the engine's words."""
+    argv = engine.command(config)
+    if argv is None:
+        yield (f"{NOTE}no engine, so no reviews of finished games: {engine.INSTALL} (Debian puts it in "
+               f"/usr/games), or set [review] engine to a UCI engine's command")
+        return
+    settings = engine.Settings(tuple(argv), 1000, 1, 16, config.review.timeout)
+    try:
+        with engine.Engine(settings, "xiangqi") as probe:
+            probe.evaluate(rules.Game.new("xiangqi").fen(), [])
+    except engine.EngineError as e:
+        yield f"[review] engine {' '.join(argv)}: {e}; reviews wait until it works"
+    path = config.data_dir / "pbm.sqlite3"
+    if path.exists() and not lost(config):
+        try:
+            db = Database(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout))
+            try:
+                failed = reviews.failures(db)
+            finally:
+                db.close()
+        except sqlite3.Error:
+            failed = []                  # the database check says what is wrong with it
+        for game_id, attempts, error in failed:
+            yield f"the review of game {game_id} failed ({attempts} attempts), to be tried again: {error}"
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -323,6 +353,7 @@ CHECKS: list[tuple[str, Check]] = [
     ("templates", _templates),
     ("lmtp", _lmtp),
     ("replica", _replica),
+    ("review", _review),
     ("outages", _outages),
     ("move times", _move_times),
 ]

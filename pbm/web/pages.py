@@ -16,11 +16,12 @@ from typing import NamedTuple
 
 import rules
 from pbm import i18n
+from pbm.i18n import _
 from pbm.commands.mails import movetimes, notelines, notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
-from pbm.model.play import games, notes
+from pbm.model.play import games, notes, reviews
 from pbm.model.players import accounts, ratings, tokens
 from pbm.model.db import Database
 from pbm.model.play.games import Board
@@ -28,6 +29,7 @@ from pbm.outbox import compose
 from pbm.pictures.deferred import Deferred
 from pbm.pictures.view import labels_for
 from pbm.records import formats
+from pbm.review import report
 
 
 class NotFound(Exception):
@@ -112,15 +114,50 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
         shown = game if upto is None else game.at(upto)
         picture = _drawn(board, user, prefs, shown)
         here = board.ply if upto is None else upto
+        review = _review(db, board, prefs, user, here)
         return compose.render_html(
             "page.html.j2", **values, token=token, picture=picture,
             src=f"{token}/board.png" + ("" if upto is None else f"?ply={upto}"),
-            rows=_rows(board, game, prefs["notation"], here), ply=here, last=board.ply,
-            comments=comments, omitted=omitted, records=formats.of(board.variant),
-            ratings={u: ratings.get(db, board.variant, u).shown(now) for u in board.players})
+            rows=_rows(board, game, prefs["notation"], here, review["marks"] if review else {}), ply=here,
+            last=board.ply, comments=comments, omitted=omitted, records=formats.of(board.variant),
+            ratings={u: ratings.get(db, board.variant, u).shown(now) for u in board.players}, review=review)
 
 
-def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:
+def _worked_out(db: Database, board: Board) -> report.Review | None:
+    """The game's engine review, once it is done (only ever of a finished game)."""
+    done = reviews.load(db, board.id) if board.status == games.FINISHED else None
+    return report.work_out(board, done.evaluations) if done and done.evaluations else None
+
+
+def _review(db: Database, board: Board, prefs: dict, user: str | None, here: int) -> dict | None:
+    """What the page shows of the review: the headline, the chart, the turning points, the marks in
+    the move list, and the engine's evaluation of the position shown (inside i18n.speaking)."""
+    worked = _worked_out(db, board)
+    if worked is None:
+        return None
+    shown = report.values(worked, prefs, user)
+    point = worked.points[here]
+    best = report.names(board, [m.move for m in board.moves][:here] + list(point.line), here,
+                        prefs["notation"]) if point.line else []
+    return {**shown, "marks": {m.ply: m.mark for m in worked.moves if m.mark},
+            "here": _("Evaluation after move {n}: {value} (from {side}'s side).").format(
+                n=here, value=report.evaluation(point, shown["sides"][0]), side=shown["sides"][0]),
+            "best": _("The engine's move: {move}; its line: {line}").format(move=best[0], line=" ".join(best))
+            if best else "",
+            "chart": report.chart(worked, shown["sides"][0])}
+
+
+def chart(db: Database, config: Config, who: Reader) -> bytes:
+    """The PNG of the review's chart (NotFound before the review is done)."""
+    board, user, prefs = who
+    worked = _worked_out(db, board)
+    if worked is None:
+        raise NotFound("chart")
+    with i18n.speaking(prefs["lang"], prefs["notation"]):
+        return report.chart(worked, report.values(worked, prefs, user)["sides"][0]).data
+
+
+def _rows(board: Board, game: rules.Game, style: str, here: int, marks: dict[int, str]) -> list[list]:
     """The move list as rows of (number, [(ply, name, shown now)...]), one row per move pair."""
     if style in reader_styles(game.variant):
         names = game.name_moves(style)
@@ -132,7 +169,7 @@ def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:
         index = ply - 1 + black_first
         if index % 2 == 0 or not rows:
             rows.append([index // 2 + 1, [None] * (index % 2)])
-        rows[-1][1].append((ply, name, ply == here))
+        rows[-1][1].append((ply, name + marks.get(ply, ""), ply == here))
     return rows
 
 

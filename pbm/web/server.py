@@ -5,7 +5,9 @@ so a page never writes and never waits for the writer; the work runs in threads,
 also speaks SMTP.  Every answer says `Referrer-Policy: no-referrer` (the link is a secret), a strict
 Content-Security-Policy (no script, nothing from elsewhere) and `X-Content-Type-Options: nosniff`;
 a forged, revoked or unknown link is a plain 404, the same for all.  The port is bounded
-(pbm.web.gate): connections in total and per address, a deadline for each request head.
+(pbm.web.gate): connections in total and per address, a deadline for each request head. With `[review] keys`, review
+workers on other machines take their jobs here (pbm.review.remote: the only writes, each in a
+thread on a connection of its own, once per game reviewed).
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from aiohttp import web
 from pbm.config import Config
 from pbm.logs import describe_exception
 from pbm.model.db import Database
-from pbm.model.store import open_reader
+from pbm.model.store import open_db, open_reader
+from pbm.review import remote
 from pbm.web import gate, pages, ratings, tournaments
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,11 @@ T = TypeVar("T")
 
 class _Readers(threading.local):
     """One read-only connection per worker thread, opened when first needed."""
+    db: Database | None = None
+
+
+class _Writers(threading.local):
+    """One writing connection per worker thread, for the review workers' posts."""
     db: Database | None = None
 
 
@@ -77,6 +85,10 @@ def app(config: Config) -> web.Application:
                                                          request.query.get("ply")))
         return web.Response(body=png, content_type="image/png", headers=HEADERS)
 
+    async def chart(request: web.Request) -> web.Response:
+        png = await run(lambda db, config: pages.chart(db, config, who(db, config, request)))
+        return web.Response(body=png, content_type="image/png", headers=HEADERS)
+
     async def record(request: web.Request) -> web.Response:
         utf8 = request.query.get("encoding", "").lower() == "utf-8"
         data, media, name = await run(lambda db, config: pages.record(
@@ -95,6 +107,29 @@ def app(config: Config) -> web.Application:
             db, request.match_info["variant"], request.headers.get("Accept-Language", ""),
             datetime.now(timezone.utc)))
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
+
+    writers = _Writers()
+
+    def write(work: Callable[[Database, Config, dict], object], body: dict) -> object:
+        if writers.db is None:
+            writers.db = open_db(config)
+        return work(writers.db, config, body)
+
+    def reviewing(work: Callable[[Database, Config, dict], object]) -> Callable:
+        async def handle(request: web.Request) -> web.Response:
+            try:
+                body = await request.json()
+                if not isinstance(body, dict):
+                    raise ValueError(body)
+                answer = await asyncio.to_thread(write, work, body)
+            except ValueError:
+                return web.Response(status=400, text="a JSON object, please\n", headers=HEADERS)
+            except remote.Refused as e:
+                return web.Response(status=e.status, text=f"{e}\n", headers=HEADERS)
+            if answer is None and work is remote.acquire:
+                return web.Response(status=204, headers=HEADERS)
+            return web.json_response(answer or {}, headers=HEADERS)
+        return handle
 
     async def stylesheet(request: web.Request) -> web.Response:
         return web.Response(body=STYLESHEET, content_type="text/css", charset="utf-8",
@@ -115,10 +150,15 @@ def app(config: Config) -> web.Application:
     application = web.Application(middlewares=[plain_errors])
     game_page = "/{kind:[gp]}/{name}"
     application.add_routes([web.get(game_page, game), web.get(game_page + "/board.png", board),
+                            web.get(game_page + "/chart.png", chart),
                             web.get(game_page + "/record.{suffix}", record),
                             web.get("/t/{variant}/{name}", tournament),
                             web.get("/r/{variant}", rating_list),
                             web.get("/static/page.css", stylesheet)])
+    if config.review.keys:
+        application.add_routes([web.post("/review/acquire", reviewing(remote.acquire)),
+                                web.post("/review/done", reviewing(remote.done)),
+                                web.post("/review/failed", reviewing(remote.failed))])
     return application
 
 

@@ -7,6 +7,7 @@ export format pbm writes and hands back tags, moves, comments and the result.
     <movetext>      ::= <element-sequence> <game-termination>
     <element>       ::= <move-number-indication> | <SAN-move> | <numeric-annotation-glyph>
                         (and brace or rest-of-line comments between them)
+    <suffix-annotation> ::= ! ? !! ?? !? ?!   right after a move (8.2.3.8; read as the NAGs $1-$6)
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result"
 TERMINATIONS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\["\\])*)"\]')
 _TOKEN = re.compile(r"\s*(?:(\{[^}]*\})|(;[^\n]*)|(\d+\.(?:\.\.)?)|(\$\d+)|(1-0|0-1|1/2-1/2|\*)(?=\s|$)"
-                    r"|([A-Za-z0-9][A-Za-z0-9+=\-.*@#/:]*)|([()]))")
+                    r"|([A-Za-z0-9][A-Za-z0-9+=\-.*@#/:]*)(!!|\?\?|!\?|\?!|!|\?)?(?=[\s{()]|$)|([()]))")
+SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
 class PgnError(ValueError):
@@ -29,6 +31,7 @@ class PgnGame:
     tags: dict[str, str] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)   # (moves before it, text)
+    nags: dict[int, int] = field(default_factory=dict)              # ply -> NAG of its suffix
     result: str = ""
     # recursive annotation variations (RAV, 8.2.5): (moves of the main line before the move it
     # replaces, its moves); a variation inside one is read as part of it
@@ -62,7 +65,7 @@ def read(text: str) -> PgnGame:
         if not match or match.end() == position:
             raise PgnError(f"cannot read the movetext at {movetext[position:position + 20]!r}")
         position = match.end()
-        comment, rest_comment, number, nag, result, move, paren = match.groups()
+        comment, rest_comment, number, nag, result, move, suffix, paren = match.groups()
         if paren == "(":
             if not game.moves and depth == 0:
                 raise PgnError("a variation before any move")
@@ -98,6 +101,8 @@ def read(text: str) -> PgnGame:
             if expected_number is None:
                 raise PgnError(f"move {move!r} without a move number before it")
             game.moves.append(move)
+            if suffix:
+                game.nags[len(game.moves)] = SUFFIXES[suffix]
     if depth:
         raise PgnError("a variation not closed")
     if game.result not in TERMINATIONS:

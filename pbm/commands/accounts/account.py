@@ -215,7 +215,8 @@ def set_preferences(ctx: Context, req: Request) -> None:
                           "reader); movetimes: on lists when each move was made and how long it\n"
                           "took, in your zone tz (Area/City, such as Asia/Seoul); calendar: off\n"
                           "leaves your deadline's calendar event out of board mails; notes: share\n"
-                          "gives your notes to each game's record once the game has ended.").split("\n")])
+                          "gives your notes to each game's record once the game has ended.").split("\n"),
+                       _("review: on mails you an engine's review of each game you finish.")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:

@@ -8,6 +8,7 @@ rules.notation.wxf_record; coordinates otherwise), the players' comments and cha
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 
 import rules
 from pbm import catalogue
@@ -22,8 +23,10 @@ def filename(board: Board) -> str:
     return f"{board.variant}-{board.number}.pgn"
 
 
-def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str:
-    """The PGN of `board`; `comments` are (moves played then, author, text) in order."""
+def record(board: Board, comments: list[tuple[int, str | None, str]], site: str,
+           glyphs: Mapping[int, str] | None = None) -> str:
+    """The PGN of `board`; `comments` are (moves played then, author, text) in order (no author: the
+    text alone, as an engine review's); `glyphs` marks moves by ply (`?!`, `?`, `??`: a review's)."""
     standard = rules.Game.new(board.variant).fen() == board.start_fen     # Janggi's setups are not
     tags = [("Event", f"{catalogue.title(board.variant)} Board {board.number}"), ("Site", site),
             ("Date", board.created_at[:10].replace("-", ".")), ("Round", "-"),
@@ -57,7 +60,7 @@ def record(board: Board, comments: list[tuple[int, str, str]], site: str) -> str
             tokens.append(f"{number}.")
         elif ply == 1 or said.get(ply - 1) or lines.get(ply - 1):    # its number again after these
             tokens.append(f"{number}...")
-        tokens.append(names[ply - 1])
+        tokens.append(names[ply - 1] + (glyphs or {}).get(ply, ""))
         tokens += lines.get(ply, [])
         tokens += said.get(ply, [])
     if board.reason:

@@ -50,6 +50,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     limit
     ruling appeal dismiss
     ratings
+    review
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
@@ -257,6 +258,7 @@ PREFERENCES = {
     "notes": ("private", "share"),                  # share: notes join a game's record once it ends
     "movetimes": ("off", "on"),                     # on: each move's time in the move list
     "tz": ZONES,                                    # the zone those times are in (an IANA name)
+    "review": ("off", "on"),                        # on: an engine's review of each finished game (docs/review.md)
 }
 
 
