@@ -55,6 +55,19 @@ def test_five_players_the_bye_goes_to_the_lowest_ranked_who_has_not_had_one():
     assert boards(pair_round("swiss", five, games, 3)) == [("a", "b"), ("d", "e"), ("c", None)]
 
 
+def test_only_points_without_a_game_make_a_downfloat():
+    """C.04.3 (2025) 1.4.3: a round without a game is a downfloat only for a player who scored in
+    it more than a loss (the bye, a half-point bye, a forfeit win), not a forfeit loss or a round
+    not paired; and a half-point bye leaves the player's pairing-allocated bye open."""
+    from pbm.tournaments.swiss import players
+    games = [Game(1, "a", "b", "+-"), Game(1, "c", None, "H"), Game(1, "d", "e", "1-0"),
+             Game(1, "f", None)]
+    found = {p.user: p for p in players(SIX + [Entrant("g", 1400)], games, 2)}
+    assert [found[u].floats for u in "abcfg"] == [("D",), ("",), ("D",), ("D",), ("",)]
+    assert [found[u].bye_barred for u in "abcf"] == [True, False, False, True]
+    assert found["c"].score == 0.5 and found["c"].unplayed == 1 and not found["c"].opponents
+
+
 def test_withdrawn_players_are_left_out():
     pairings = pair_round("swiss", SIX, [], 1, withdrawn={"a"})
     assert "a" not in {u for p in pairings for u in (p.white, p.black)}
