@@ -119,3 +119,16 @@ def test_a_trf_from_another_program_reads_and_is_paired_again():
         assert all(sum(1 for g in report.games if g.round == n) == 6 for n in range(1, 6))
         for line in check(report):
             assert ": the same games, colours differ:" in line, line
+
+
+def test_a_knockout_shows_its_replays():
+    """A drawn game and its replay (colours reversed) in one round: two columns, the points the
+    codes' sum, and read back as one round."""
+    four = [Entrant(u, 2000 - 10 * i, i + 1) for i, u in enumerate("abcd")]
+    games = [Game(1, "a", "d", "1/2-1/2"), Game(1, "b", "c", "1-0"), Game(1, "d", "a", "0-1"),
+             Game(2, "a", "b", "0-1")]
+    text = write(Report("ko", "knockout", 2, four, games))
+    rows = {line[14:47].rstrip(): line for line in text.splitlines() if line.startswith("001")}
+    assert rows["a"][91:] == "   4 w =     4 b 1     2 w 0" and rows["a"][80:84] == " 1.5"
+    assert rows["b"][91:] == "   3 w 1" + " " * 12 + "   1 b 1" and rows["b"][80:84] == " 2.0"
+    assert sorted(read(text).games, key=repr) == sorted(games, key=repr)

@@ -48,7 +48,7 @@ def starting_ranks(report: Report) -> dict[str, int]:
 def write(report: Report, tiebreaks: tuple[str, ...] | None = None) -> str:
     """The report as TRF-16 text (lines end with a newline; players by starting rank).  A round
     still being played is left out (its games are no results yet), so that every round written
-    is whole."""
+    is whole; a knockout's replay has a column of its own after the game it replays."""
     unfinished = [g.round for g in report.games if g.result is None and not g.bye]
     done = [g for g in report.games if g.round < min(unfinished, default=report.rounds + 1)]
     last = max((g.round for g in done), default=0)
@@ -73,16 +73,22 @@ def _text(report: Report, last: int, waiting: frozenset[str],
     if report.system == "swiss":
         header.setdefault("XXC", "white1")      # pbm always draws White for the first player
     lines = [f"{code} {value}" for code, value in sorted(header.items()) if code != "XXR"]
+    columns = [(n, i) for n in range(1, last + 1) for i in range(max(
+        (sum(u in (g.white, g.black) for g in report.games if g.round == n) for u in numbers),
+        default=1) or 1)]
     for e in sorted(report.entrants, key=lambda e: numbers[e.user]):
-        cells = [cell(e.user, [g for g in report.games if g.round == n], numbers, report.system)
-                 for n in range(1, last + 1)]
+        cells = []
+        for n, i in columns:
+            mine = [g for g in report.games if g.round == n and e.user in (g.white, g.black)]
+            cells.append(cell(e.user, mine[i:i + 1], numbers, report.system) if i < len(mine)
+                         or not i else " " * 8)      # a knockout replay's column: blank when none
         if e.user in waiting:
-            cells = cells[:last - 1]
+            cells = cells[:-1]
         points = sum(CODE_POINTS.get(c[7], 0.0) for c in cells)
         rating = f"{round(e.rating):>4}" if e.rating else "    "
         line = (f"001 {numbers[e.user]:>4}      {e.user[:33]:<33} {rating} {'':3} {'':>11} "
                 f"{'':10} {points:4.1f} {ranked[e.user]:>4}")
-        lines.append(line + "".join("  " + c for c in cells))
+        lines.append((line + "".join("  " + c for c in cells)).rstrip())
     lines.append(f"XXR {report.rounds}")
     lines += forbidden(report, numbers)
     return "\n".join(lines) + "\n"
@@ -136,17 +142,35 @@ def read(text: str) -> Report:
             # 062 is counted when written, 260 written from the forfeits
             report.header[code] = line[4:]
     users = {e.number: e.user for e in report.entrants}
+    rounds = replayed(rows) if report.system == "knockout" else {}
     for number, cells in rows.items():
-        for n, (opponent, colour, result) in enumerate(cells, start=1):
+        for column, (opponent, colour, result) in enumerate(cells, start=1):
+            n = rounds.get(column, column)
             if opponent == 0 and (result in "UF" or result == "Z" and report.system == "roundrobin"):
                 report.games.append(Game(n, users[number], None))
             elif opponent == 0 and result == "H":
                 report.games.append(Game(n, users[number], None, "H"))
             elif opponent and colour == "w":
                 report.games.append(Game(n, users[number], users[opponent],
-                                         result_of(result, rows[opponent][n - 1][2])))
+                                         result_of(result, rows[opponent][column - 1][2])))
     report.rounds = report.rounds or max((g.round for g in report.games), default=0)
     return report
+
+
+def replayed(rows: dict[int, list[tuple[int, str, str]]]) -> dict[int, int]:
+    """A knockout's round of each column: a column whose games all replay the column before's
+    (the same pairs, colours reversed) holds that round's replays (TRF has one game a column)."""
+    def games(column: int) -> set[tuple[int, int]]:
+        return {(n, cells[column][0]) for n, cells in rows.items()
+                if len(cells) > column and cells[column][0] and cells[column][1] == "w"}
+    width = max((len(cells) for cells in rows.values()), default=0)
+    found, n = {}, 0
+    for column in range(width):
+        these, before = games(column), games(column - 1) if column else set()
+        if not (these and all((b, w) in before for w, b in these)):
+            n += 1
+        found[column + 1] = n
+    return found
 
 
 def result_of(white: str, black: str) -> str | None:
