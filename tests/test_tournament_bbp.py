@@ -1,10 +1,10 @@
 """pbm's Dutch system against bbpPairings, the pairing engine FIDE endorses (2025 rules), built from
 source by the project's reference script: random Swiss tournaments of 5 to 60 players with byes,
-forfeits, withdrawals, half-point byes asked for in advance and late entries.  Every round is paired
-by pbm and, from pbm's own TRF of the rounds before it (trf.request), by bbpPairings: the same
-pairs with the same colours, every round.  At the end bbpPairings' checker reads pbm's TRF of the
-whole tournament (trf.write) and finds no round it would pair otherwise.  (`bench/swiss_bbp.py`
-runs the same on 300 more tournaments.)
+forfeits, withdrawals, half-point byes asked for in advance, late entries and Baku acceleration.
+Every round is paired by pbm and, from pbm's own TRF of the rounds before it (trf.request), by
+bbpPairings: the same pairs with the same colours, every round.  At the end bbpPairings' checker
+reads pbm's TRF of the whole tournament (trf.write) and finds no round it would pair otherwise.
+(`bench/swiss_bbp.py` runs the same on 300 more tournaments.)
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def test_the_events_hold_what_the_rules_are_about():
     assert sum(bool(p.late) for p in plans) >= 5 and sum(bool(p.leaves) for p in plans) >= 5
     assert sum(bool(p.byes) for p in plans) >= 10 and sum(p.forfeits > 0 for p in plans) >= 10
     assert any(1 in p.byes for p in plans)          # a player missing round 1 (the first colour)
+    assert sum(bool(p.virtual) for p in plans) >= 5                 # Baku acceleration
 
 
 def test_the_checker_sees_a_round_paired_otherwise(tmp_path):

@@ -213,3 +213,16 @@ def test_a_round_that_must_relax_a_criterion_names_it_in_the_round_mail():
     for lang in ("zh_Hans", "zh_Hant", "ko"):
         with i18n.speaking(lang, None):
             assert max(map(i18n.width, i18n.wrap(relaxation(relaxed), 76))) <= 78
+
+
+def test_baku_acceleration_pairs_the_top_group_as_if_a_point_ahead():
+    """C.04.5.1: of 8 players the top 4 (2 x ceil(8/4)) are GA; 5 rounds: rounds 1-3 accelerated,
+    1 virtual point in rounds 1-2, half a point in round 3, none after.  Round 1 then pairs GA
+    among themselves (1 v 3, 4 v 2) and GB among themselves, not 1 v 5."""
+    from pbm.tournaments.acceleration import baku
+    eight = [Entrant(f"p{i}", 2000 - 50 * i) for i in range(1, 9)]
+    virtual = baku(eight, 5)
+    assert virtual == dict.fromkeys(["p1", "p2", "p3", "p4"], (1.0, 1.0, 0.5, 0.0, 0.0))
+    assert boards(pair_round("swiss", eight, [], 1, rounds=5, virtual=virtual)) == [
+        ("p1", "p3"), ("p4", "p2"), ("p5", "p7"), ("p8", "p6")]
+    assert ("p1", "p5") in boards(pair_round("swiss", eight, [], 1, rounds=5))

@@ -132,3 +132,15 @@ def test_a_knockout_shows_its_replays():
     assert rows["a"][91:] == "   4 w =     4 b 1     2 w 0" and rows["a"][80:84] == " 1.5"
     assert rows["b"][91:] == "   3 w 1" + " " * 12 + "   1 b 1" and rows["b"][80:84] == " 2.0"
     assert sorted(read(text).games, key=repr) == sorted(games, key=repr)
+
+
+def test_an_accelerated_swiss_carries_its_virtual_points():
+    """Baku's virtual points as 250 lines (points, rounds, players), read back the same."""
+    from pbm.tournaments.acceleration import baku
+    eight = [Entrant(f"p{i}", 2000 - 50 * i, i) for i in range(1, 9)]
+    text = write(Report("fast", "swiss", 5, eight, [], virtual=baku(eight, 5)))
+    assert [line for line in text.splitlines() if line.startswith("250")][:2] == [
+        "250       1.0   1   2    1    1", "250       0.5   3   3    1    1"]
+    again = read(text)
+    assert {u: v + (0.0,) * (5 - len(v)) for u, v in again.virtual.items()} == baku(eight, 5)
+    assert write(again) == text

@@ -33,11 +33,13 @@ BYE = ("bye",)                    # the bye node: a tuple, so it never equals a 
 
 def pair(entrants: list[Entrant], games: list[Game], round_no: int,
          withdrawn: Iterable[str] = frozenset(), rounds: int | None = None,
-         initial: str = "W") -> list[Pairing]:
+         initial: str = "W", virtual: dict[str, tuple[float, ...]] | None = None
+         ) -> list[Pairing]:
     """The pairings of Swiss round `round_no` (of `rounds`), board by board, the bye last; a
     pairing that breaks a relaxed absolute criterion names it in `relaxed`; `initial`: the colour
-    drawn for the first player (White in pbm's own tournaments)."""
-    field = players(entrants, games, round_no, withdrawn, last=round_no == rounds)
+    drawn for the first player (White in pbm's own tournaments); `virtual`: an accelerated
+    Swiss's virtual points (pbm.tournaments.swiss.players)."""
+    field = players(entrants, games, round_no, withdrawn, last=round_no == rounds, virtual=virtual)
     if len(field) < 2:
         raise ValueError("a Swiss round needs two players")
     relaxed: frozenset[str] = frozenset()

@@ -67,15 +67,23 @@ class Player:
 
 
 def players(entrants: list[Entrant], games: list[Game], round_no: int,
-            withdrawn: Iterable[str] = frozenset(), last: bool = False) -> list[Player]:
+            withdrawn: Iterable[str] = frozenset(), last: bool = False,
+            virtual: dict[str, tuple[float, ...]] | None = None) -> list[Player]:
     """The players to pair in round `round_no`, ranked, from the games of the rounds before it;
-    `last`: it is the tournament's last round (topscorers)."""
+    `last`: it is the tournament's last round (topscorers); `virtual`: each player's virtual points
+    round by round (an accelerated Swiss, pbm.tournaments.acceleration), added to the scores the
+    pairing compares (brackets, floats, the higher ranked) and nowhere else."""
+    virtual = virtual or {}
+
+    def extra(user: str, n: int) -> float:
+        return virtual[user][n - 1] if user in virtual and n <= len(virtual[user]) else 0.0
+
     before = [g for g in games if g.round < round_no]
     if any(g.result is None and not g.bye for g in before):
         raise ValueError(f"round {round_no} cannot be paired before the rounds before it finish")
     numbers = pairing_numbers(entrants, before, withdrawn)
     scores_at = [{e.user: score("swiss", e.user, [g for g in before if g.round < r])
-                  for e in entrants} for r in range(round_no)]
+                  + extra(e.user, r) for e in entrants} for r in range(round_no)]
     found = []
     for entrant in entrants:
         if entrant.user in withdrawn:
@@ -96,7 +104,7 @@ def players(entrants: list[Entrant], games: list[Game], round_no: int,
         barred = any(g.bye and not g.requested or (g.forfeit and g.points(user) == 1.0)
                      for g in mine)
         points = score("swiss", user, before)
-        found.append(Player(user, 0, numbers[user], points,
+        found.append(Player(user, 0, numbers[user], points + extra(user, round_no),
                             frozenset(g.opponent(user) for g in mine if not g.bye),
                             "".join(g.colour(user) for g in played), barred, tuple(floats), round_no - 1 - len(played),
                             last and points * 2 > round_no - 1))

@@ -33,6 +33,7 @@ class Report:
     entrants: list[Entrant] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
+    virtual: dict[str, tuple[float, ...]] = field(default_factory=dict)   # accelerated (250)
 
 
 def starting_ranks(report: Report) -> dict[str, int]:
@@ -90,8 +91,24 @@ def _text(report: Report, last: int, waiting: frozenset[str],
                 f"{'':10} {points:4.1f} {ranked[e.user]:>4}")
         lines.append((line + "".join("  " + c for c in cells)).rstrip())
     lines.append(f"XXR {report.rounds}")
-    lines += forbidden(report, numbers)
+    lines += accelerations(report, numbers) + forbidden(report, numbers)
     return "\n".join(lines) + "\n"
+
+
+def accelerations(report: Report, numbers: dict[str, int]) -> list[str]:
+    """An accelerated Swiss's virtual points as TRF-2025's 250 lines (game points, first and last
+    round, first and last player), one per player and run of rounds with the same points."""
+    lines = []
+    for user in sorted(report.virtual, key=lambda u: numbers[u]):
+        points, n = report.virtual[user], numbers[user]
+        first = 1
+        for r in range(1, len(points) + 1):
+            if r == len(points) or points[r] != points[first - 1]:
+                if points[first - 1]:
+                    lines.append(f"250 {'':4} {points[first - 1]:4.1f} {first:>3} {r:>3} "
+                                 f"{n:>4} {n:>4}")
+                first = r + 1
+    return lines
 
 
 def forbidden(report: Report, numbers: dict[str, int]) -> list[str]:
@@ -123,6 +140,7 @@ def read(text: str) -> Report:
     """A TRF-16's header, players and games (ValueError for a line that is not TRF)."""
     report = Report("", "swiss", 0)
     rows: dict[int, list[tuple[int, str, str]]] = {}
+    gained: list[tuple[float, int, int, int, int]] = []       # 250: points, rounds, players
     for line in text.splitlines():
         code = line[:3]
         if code == "001":
@@ -138,10 +156,19 @@ def read(text: str) -> Report:
             report.system = next((s for s, t in TYPES.items() if t.lower() == kind), "swiss")
         elif code == "XXR":
             report.rounds = int(line[4:].strip())
+        elif code == "250":
+            gained.append((float(line[9:13]), int(line[14:17]), int(line[18:21]),
+                           int(line[22:26]), int(line[27:31])))
         elif code == "XXC" or code.isdigit() and code not in ("062", "260"):
             # 062 is counted when written, 260 written from the forfeits
             report.header[code] = line[4:]
     users = {e.number: e.user for e in report.entrants}
+    for points, first, last, low, high in gained:
+        for number in range(low, high + 1):
+            had = list(report.virtual.get(users[number], ()))
+            had += [0.0] * (last - len(had))
+            had[first - 1:last] = [points] * (last - first + 1)
+            report.virtual[users[number]] = tuple(had)
     rounds = replayed(rows) if report.system == "knockout" else {}
     for number, cells in rows.items():
         for column, (opponent, colour, result) in enumerate(cells, start=1):
@@ -214,7 +241,8 @@ def check(report: Report) -> list[str]:
         theirs = [g for g in report.games if g.round == n and not g.requested]
         present = {u for g in theirs for u in (g.white, g.black) if u}
         absent = {e.user for e in report.entrants} - present
-        ours = pair(report.entrants, report.games, n, absent, report.rounds, initial(report))
+        ours = pair(report.entrants, report.games, n, absent, report.rounds, initial(report),
+                    report.virtual)
 
         def shown(pairs) -> str:
             return ", ".join(f"{numbers[w]}-{numbers[b]}" if b else f"{numbers[w]} bye"

@@ -1,6 +1,6 @@
 """Random Swiss tournaments for comparing pbm's Dutch pairer with bbpPairings (tests/support/bbp):
-5 to 60 players, odd fields (the bye), forfeits, withdrawals, half-point byes asked for in advance
-and late entries; every round is paired by pbm and, from pbm's own TRF of the rounds before it, by
+5 to 60 players, odd fields (the bye), forfeits, withdrawals, half-point byes asked for in advance,
+late entries and Baku acceleration; every round is paired by pbm and, from pbm's own TRF of the rounds before it, by
 bbpPairings, and played on with pbm's pairing.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pbm.tournaments import Entrant, Game, pair_round, rounds_needed
 from pbm.tournaments import trf
+from pbm.tournaments.acceleration import baku
 from support import bbp
 
 
@@ -25,6 +26,7 @@ class Event:
     leaves: dict[str, int] = field(default_factory=dict)
     byes: dict[int, set[str]] = field(default_factory=dict)
     forfeits: float = 0.0
+    virtual: dict[str, tuple[float, ...]] = field(default_factory=dict)   # Baku acceleration
 
     def absent(self, round_no: int) -> set[str]:
         """The players not paired in `round_no` (not yet entered, gone, or on a half-point bye)."""
@@ -41,6 +43,8 @@ def event(seed: int, smallest: int = 5, largest: int = 60) -> Event:
     entrants = [Entrant(f"p{i:02d}", float(r), i + 1) for i, r in enumerate(ratings)]
     users = [e.user for e in entrants]
     found = Event(seed, entrants, rounds, forfeits=rng.choice([0.0, 0.03, 0.08]))
+    if rng.random() < 0.3:
+        found.virtual = baku(entrants, rounds)
     if rounds > 2:
         for user in rng.sample(users, rng.choice([0, 0, 1, 2])):
             found.late[user] = rng.randint(2, min(3, rounds))
@@ -73,13 +77,15 @@ def play(plan: Event, folder: Path) -> tuple[list[str], str]:
         absent = plan.absent(n)
         away = absent - plan.byes.get(n, set())
         games += [Game(n, u, None, "H") for u in sorted(plan.byes.get(n, set()) - away)]
-        report = trf.Report(f"random-{plan.seed}", "swiss", plan.rounds, plan.entrants, games)
+        report = trf.Report(f"random-{plan.seed}", "swiss", plan.rounds, plan.entrants, games,
+                            virtual=plan.virtual)
         numbers = trf.starting_ranks(report)
         users = {v: k for k, v in numbers.items()}
         waiting = frozenset(by_user) - absent
         if len(waiting) < 2:
             continue
-        ours = pair_round("swiss", plan.entrants, games, n, withdrawn=absent, rounds=plan.rounds)
+        ours = pair_round("swiss", plan.entrants, games, n, withdrawn=absent, rounds=plan.rounds,
+                          virtual=plan.virtual)
         theirs = bbp.pair(trf.request(report, n, waiting), folder)
         mine = {(p.white, p.black) for p in ours}
         given = {(users[w], users[b] if b else None) for w, b in theirs}
@@ -93,4 +99,4 @@ def play(plan: Event, folder: Path) -> tuple[list[str], str]:
             games.append(p.game() if p.black is None else Game(
                 n, p.white, p.black, result(rng, by_user[p.white], by_user[p.black], plan.forfeits)))
     return differ, trf.write(trf.Report(f"random-{plan.seed}", "swiss", plan.rounds,
-                                        plan.entrants, games))
+                                        plan.entrants, games, virtual=plan.virtual))
