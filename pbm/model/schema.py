@@ -18,6 +18,7 @@ from pbm.model.schema_play import (
     CORRESPONDENCE,
     LIMITS,
     TOURNAMENT_CHOICES,
+    TOURNAMENT_DIRECTING,
     TOURNAMENTS,
 )
 
@@ -293,4 +294,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     APPEALS,
     LIMITS,
     TOURNAMENT_CHOICES,
+    TOURNAMENT_DIRECTING,
 ]
