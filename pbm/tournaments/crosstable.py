@@ -5,7 +5,8 @@ are a grid, one column per opponent by rank: the result and the colour of the ro
 "=B", "0W"; "**" against oneself, "." not played yet).  In a double round robin each pair meets
 once with each colour, so a cell holds two results, with White then with Black ("1=").  Swiss and
 knockout cells are one per round: the opponent's rank, then colour and result for each game
-("4W1"; a knockout match with its replay "4W=B1"), "bye", or "." (no game that round).  Results
+("4W1"; a knockout match with its replay "4W=B1"), "bye", "bye½" (a half-point bye asked for),
+or "-" (not paired that round: not yet entered, or withdrawn).  Results
 are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a game still played.  When this is wider
 than 78 columns (more than 12 players, or many Swiss rounds with long user ids), the text and the
 HTML show the standings table instead: rank, user id, points, tie-breaks and games decided.
@@ -23,7 +24,8 @@ WIDTH = 78
 GRID_PLAYERS = 12
 LEGEND = {"grid": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the colour"),
           "double": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black"),
-          "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit"),
+          "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit;\n"
+                       "bye, bye½ a half-point bye, - not paired"),
           "standings": N_("Gms: games decided")}
 # The tie-breaks' columns are headed by FIDE's abbreviations (BH, SB-C1 ...), the same in every
 # language; a knockout's round reached is a word.
@@ -132,9 +134,9 @@ def by_round(ranked: list[Standing], games: list[Game]) -> Table:
         for round_no in range(1, last + 1):
             these = [g for g in games_of(row.user, games) if g.round == round_no]
             if not these:
-                cells.append(".")
+                cells.append("-")
             elif these[0].bye:
-                cells.append(_("bye"))
+                cells.append(_("bye½") if these[0].requested else _("bye"))
             else:
                 cells.append(str(rank[these[0].opponent(row.user)]) +
                              "".join(g.colour(row.user) + mark(g, row.user) for g in these))

@@ -296,7 +296,11 @@ def report(ctx: Context, t: Tournament) -> dict:
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
-            "corrections": tournaments.corrections(ctx.db, t),
+            # each result the director corrected, a line in the reader's language
+            "corrected": [lazy(lambda c=c: _(
+                "Corrected by the director: round {round}, board {board}, {white} against "
+                "{black}: {was}, now {now}.").format(**c.__dict__))
+                for c in tournaments.corrections(ctx.db, t)],
             "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
             # written in each reader's language: the headings and legend are words
             "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
@@ -329,9 +333,7 @@ def board_lines(values: dict) -> list[str]:
 
 def render(values: dict, lines: list[str]) -> tuple[str, str]:
     t: Tournament = values["tournament"]
-    lines = [*lines, *(_("Corrected by the director: round {round}, board {board}, {white} "
-                         "against {black}: {was}, now {now}.").format(**c.__dict__)
-                       for c in values.get("corrections", ()))]
+    lines = [*lines, *map(str, values["corrected"])]
     data = dict(values, lines=lines, boards=board_lines(values) if values["current"] else [],
                 status=status_line(values), name=t.name,
                 colours=_("W: {white} (moves first), B: {black}").format(
