@@ -29,22 +29,25 @@ def main() -> None:
     parser.add_argument("--smallest", type=int, default=5)
     parser.add_argument("--largest", type=int, default=60)
     args = parser.parse_args()
-    rounds = differ = files = accelerated = 0
+    rounds = differ = files = accelerated = relaxed = 0
     began = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(args.first, args.first + args.events):
             plan = swiss_events.event(seed, args.smallest, args.largest)
-            found, whole = swiss_events.play(plan, pathlib.Path(folder))
+            found, whole, none = swiss_events.play(plan, pathlib.Path(folder))
             rounds += plan.rounds
             accelerated += bool(plan.virtual)
             differ += len(found)
             for line in found:
                 print(line, flush=True)
-            if bbp.differences(bbp.check(whole, pathlib.Path(folder))):
+            relaxed += len(none)
+            checked = bbp.differences(bbp.check(whole, pathlib.Path(folder)))
+            if checked != [f"Round #{n}" for n in none]:
                 files += 1
                 print(f"seed {seed}: the checker differs on pbm's TRF", flush=True)
     print(f"{args.events} tournaments ({accelerated} accelerated), {rounds} rounds: "
-          f"{rounds - differ} paired as bbpPairings pairs them, {differ} otherwise; "
+          f"{rounds - differ - relaxed} paired as bbpPairings pairs them, {relaxed} where neither "
+          f"finds a pairing within the absolute criteria (pbm relaxes one), {differ} otherwise; "
           f"the checker differs on {files} TRFs; {time.monotonic() - began:.0f} s")
 
 

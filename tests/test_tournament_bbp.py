@@ -23,9 +23,11 @@ LARGE = range(200, 204)         # 40 to 60 players
 @pytest.mark.parametrize("seed", [*SMALL, *LARGE])
 def test_bbppairings_pairs_every_round_as_pbm_does(seed, tmp_path):
     plan = event(seed, 5, 24) if seed in SMALL else event(seed, 40, 60)
-    differ, whole = play(plan, tmp_path)
+    differ, whole, relaxed = play(plan, tmp_path)
     assert differ == []
-    assert bbp.differences(bbp.check(whole, tmp_path)) == []
+    # the checker re-pairs every round; where no pairing keeps the absolute criteria it says so
+    found = bbp.differences(bbp.check(whole, tmp_path))
+    assert found == [f"Round #{n}" for n in relaxed]
 
 
 def test_the_events_hold_what_the_rules_are_about():

@@ -66,13 +66,16 @@ def result(rng: random.Random, white: Entrant, black: Entrant, forfeits: float) 
     return "1-0" if rng.random() < expected else "0-1"
 
 
-def play(plan: Event, folder: Path) -> tuple[list[str], str]:
-    """The rounds pbm and bbpPairings pair differently (one line each), and the whole tournament's
-    TRF as pbm writes it at the end."""
+def play(plan: Event, folder: Path) -> tuple[list[str], str, list[int]]:
+    """The rounds pbm and bbpPairings pair differently (one line each), the whole tournament's TRF
+    as pbm writes it at the end, and the rounds where neither finds a pairing that keeps the
+    absolute criteria (bbpPairings stops; pbm relaxes one, as docs/tournaments.md says, and its
+    pairing names it)."""
     rng = random.Random(plan.seed * 7 + 1)
     by_user = {e.user: e for e in plan.entrants}
     games: list[Game] = []
-    differ = []
+    differ: list[str] = []
+    relaxed: list[int] = []
     for n in range(1, plan.rounds + 1):
         absent = plan.absent(n)
         away = absent - plan.byes.get(n, set())
@@ -89,7 +92,9 @@ def play(plan: Event, folder: Path) -> tuple[list[str], str]:
         theirs = bbp.pair(trf.request(report, n, waiting), folder)
         mine = {(p.white, p.black) for p in ours}
         given = {(users[w], users[b] if b else None) for w, b in theirs}
-        if mine != given:
+        if not theirs and any(p.relaxed for p in ours):
+            relaxed.append(n)       # both find no pairing within the absolute criteria
+        elif mine != given:
             def shown(pairs) -> str:
                 return " ".join(f"{numbers[w]}-{numbers[b] if b else 0}"
                                 for w, b in sorted(pairs, key=lambda p: numbers[p[0]]))
@@ -99,4 +104,4 @@ def play(plan: Event, folder: Path) -> tuple[list[str], str]:
             games.append(p.game() if p.black is None else Game(
                 n, p.white, p.black, result(rng, by_user[p.white], by_user[p.black], plan.forfeits)))
     return differ, trf.write(trf.Report(f"random-{plan.seed}", "swiss", plan.rounds,
-                                        plan.entrants, games, virtual=plan.virtual))
+                                        plan.entrants, games, virtual=plan.virtual)), relaxed
