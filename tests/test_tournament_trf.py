@@ -144,3 +144,14 @@ def test_an_accelerated_swiss_carries_its_virtual_points():
     again = read(text)
     assert {u: v + (0.0,) * (5 - len(v)) for u, v in again.virtual.items()} == baku(eight, 5)
     assert write(again) == text
+
+
+def test_check_reads_byes_late_entries_forfeits_and_acceleration_back(tmp_path):
+    """pbm's own `check` (`pbm tournament check`) pairs every round of its TRFs again as they were
+    paired: half-point byes, late entries, withdrawals, forfeits and Baku acceleration read back."""
+    from support.swiss_events import event, play
+    plans = [event(seed, 7, 14) for seed in range(301, 307)]
+    assert all(any(getattr(p, part) for p in plans)
+               for part in ("byes", "late", "leaves", "forfeits", "virtual"))
+    for plan in plans:
+        assert check(read(play(plan, tmp_path)[1])) == []
