@@ -1,7 +1,7 @@
 """Random Swiss tournaments for comparing pbm's Dutch pairer with bbpPairings (tests/support/bbp):
 5 to 60 players, odd fields (the bye), forfeits, withdrawals, half-point byes asked for in advance,
-late entries and Baku acceleration; every round is paired by pbm and, from pbm's own TRF of the rounds before it, by
-bbpPairings, and played on with pbm's pairing.
+late entries and Baku acceleration; every round is paired by pbm and, from pbm's own TRF of the
+rounds before it, by bbpPairings, and played on with pbm's pairing.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Tournament commands: `GAME tournament create|join|leave|start|show|withdraw|cancel|bye|correct
-NAME ...` and `GAME tournaments` (bye and correct: pbm.commands.tournaments.directing).  The rounds themselves go on by pbm.commands.tournaments.rounds as games end.
+NAME ...` and `GAME tournaments` (bye and correct: pbm.commands.tournaments.directing).  The rounds
+themselves go on by pbm.commands.tournaments.rounds as games end.
 
 Decisions:
 - The director need not play; they join like anyone else if they want to.  `[server]
@@ -84,7 +85,8 @@ def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
                       "[--tiebreaks=LIST] [--band=MIN-MAX] [--theme=MOVES] [--timeout=DAYS] "
                       "[--accelerated] [--late=N] [--byes=N] [-params] [unrated]",
-            "show": "", "withdraw": " PLAYER", "bye": " ROUND", "correct": " BOARD RESULT"}.get(sub, "")
+            "show": "", "withdraw": " PLAYER", "bye": " ROUND",
+            "correct": " BOARD RESULT"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
 
