@@ -262,6 +262,9 @@ def test_fide_exercise_2024():
         assert {u: values.value(code, u) for u in answers} == answers, code
     table = standings("swiss", entrants, games, ("BH-C1", "BH", "SB"), 5)
     assert [s.user for s in table][:4] == ["2", "3", "4", "1"]
+    # DE among the four on 3.5: 4 has 1 (draws with 3 and 1), 1 and 3 have 0.5, 16 none, but 1
+    # could still reach 2.5 with the games not played (3, 16): nobody is sure to top them
+    assert direct_encounter(["1", "3", "4", "16"], games) == dict.fromkeys(["1", "3", "4", "16"], 0.0)
 
 
 def test_direct_encounter_ranks_first_a_player_sure_to_top_the_group():
