@@ -63,6 +63,8 @@ def test_bye_late_entry_and_correction_by_mail(pbm_env, tmp_path):
     table = text(shown).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
     cells = {line.split()[1]: line.split()[-3:] for line in table[1:]}
     assert cells["cat"][1] == "bye½" and cells["fay"][0] == "-"
+    assert cells[row[2]][2].endswith("W=*") and cells[row[3]][2].endswith("B=*")
+    assert "* a result the director corrected" in text(shown)
     assert "Corrected by the director: round 3" in " ".join(text(shown).split())
     [record] = send(pbm_env, "ann", "xiangqi tournament record cup")
     trf = next(p for p in record.iter_attachments()).get_content()

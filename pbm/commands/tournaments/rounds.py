@@ -293,21 +293,24 @@ def report(ctx: Context, t: Tournament) -> dict:
     played = [p.game for p in rows]
     entrants = [e.entrant() for e in entries]
     sides = rules.get_variant(t.variant).side_names
+    fixed = tournaments.corrections(ctx.db, t)
+    marked = frozenset((c.round, c.white) for c in fixed)
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
             # each result the director corrected, a line in the reader's language
             "corrected": [lazy(lambda c=c: _(
                 "Corrected by the director: round {round}, board {board}, {white} against "
-                "{black}: {was}, now {now}.").format(**c.__dict__))
-                for c in tournaments.corrections(ctx.db, t)],
+                "{black}: {was}, now {now}.").format(**c.__dict__)) for c in fixed],
             "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
             # written in each reader's language: the headings and legend are words
             "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
-                                                       tiebreaks=t.tiebreaks, rounds=t.rounds))
+                                                       tiebreaks=t.tiebreaks, rounds=t.rounds,
+                                                       corrected=marked))
             if played else "",
             "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
-                                                            tiebreaks=t.tiebreaks, rounds=t.rounds))
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds,
+                                                            corrected=marked))
             if played else "",
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
