@@ -1,11 +1,13 @@
 """A director's choices through `pbm deliver`, one process per mail: a rating band refusing a join,
 and the TRF of a Swiss: `GAME tournament record NAME` attaches it, it reads back line by line into
 the same pairings and results as the database's, `pbm tournament check` pairs its rounds again with
-pbm's pairer and finds no difference, and `pbm export` writes the same file."""
+pbm's pairer and finds no difference, bbpPairings' checker finds none either, and `pbm export`
+writes the same file."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from support import bbp
 from support.postoffice import text
 from test_tournament_mail import (PLAYERS, address, open_tournament, pairings, password, play_out,
                                   send, start)
@@ -32,12 +34,13 @@ def test_a_swiss_record_is_a_trf_that_reads_back(pbm_env, tmp_path: Path):
     report = read(trf)
     assert write(report, ("BH-C1", "SB")) == trf                 # line by line
     numbers = {e.user: e.number for e in report.entrants}
-    assert sorted(numbers, key=numbers.get) == users              # starting ranks: order of entry
+    assert sorted(numbers, key=numbers.get) == users              # all 1600: by rating, then name
     stored = {(r[0], r[2], r[3], r[4]) for r in pairings(pbm_env)}
     assert {(g.round, g.white, g.black, g.result) for g in report.games} == stored
     for line in (line for line in lines if line.startswith("001")):
         assert len(line) == 89 + 3 * 10
 
+    assert bbp.differences(bbp.check(trf, tmp_path)) == []      # FIDE's endorsed checker agrees
     path = tmp_path / "cup.trf"
     path.write_text(trf)
     checked = pbm_env.run("tournament", "check", str(path))

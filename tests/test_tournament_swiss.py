@@ -55,6 +55,19 @@ def test_five_players_the_bye_goes_to_the_lowest_ranked_who_has_not_had_one():
     assert boards(pair_round("swiss", five, games, 3)) == [("a", "b"), ("d", "e"), ("c", None)]
 
 
+def test_only_points_without_a_game_make_a_downfloat():
+    """C.04.3 (2025) 1.4.3: a round without a game is a downfloat only for a player who scored in
+    it more than a loss (the bye, a half-point bye, a forfeit win), not a forfeit loss or a round
+    not paired; and a half-point bye leaves the player's pairing-allocated bye open."""
+    from pbm.tournaments.swiss import players
+    games = [Game(1, "a", "b", "+-"), Game(1, "c", None, "H"), Game(1, "d", "e", "1-0"),
+             Game(1, "f", None)]
+    found = {p.user: p for p in players(SIX + [Entrant("g", 1400)], games, 2)}
+    assert [found[u].floats for u in "abcfg"] == [("D",), ("",), ("D",), ("D",), ("",)]
+    assert [found[u].bye_barred for u in "abcf"] == [True, False, False, True]
+    assert found["c"].score == 0.5 and found["c"].unplayed == 1 and not found["c"].opponents
+
+
 def test_withdrawn_players_are_left_out():
     pairings = pair_round("swiss", SIX, [], 1, withdrawn={"a"})
     assert "a" not in {u for p in pairings for u in (p.white, p.black)}
@@ -200,3 +213,16 @@ def test_a_round_that_must_relax_a_criterion_names_it_in_the_round_mail():
     for lang in ("zh_Hans", "zh_Hant", "ko"):
         with i18n.speaking(lang, None):
             assert max(map(i18n.width, i18n.wrap(relaxation(relaxed), 76))) <= 78
+
+
+def test_baku_acceleration_pairs_the_top_group_as_if_a_point_ahead():
+    """C.04.5.1: of 8 players the top 4 (2 x ceil(8/4)) are GA; 5 rounds: rounds 1-3 accelerated,
+    1 virtual point in rounds 1-2, half a point in round 3, none after.  Round 1 then pairs GA
+    among themselves (1 v 3, 4 v 2) and GB among themselves, not 1 v 5."""
+    from pbm.tournaments.acceleration import baku
+    eight = [Entrant(f"p{i}", 2000 - 50 * i) for i in range(1, 9)]
+    virtual = baku(eight, 5)
+    assert virtual == dict.fromkeys(["p1", "p2", "p3", "p4"], (1.0, 1.0, 0.5, 0.0, 0.0))
+    assert boards(pair_round("swiss", eight, [], 1, rounds=5, virtual=virtual)) == [
+        ("p1", "p3"), ("p4", "p2"), ("p5", "p7"), ("p8", "p6")]
+    assert ("p1", "p5") in boards(pair_round("swiss", eight, [], 1, rounds=5))

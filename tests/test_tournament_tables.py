@@ -39,24 +39,27 @@ def test_buchholz_with_byes_and_forfeits_by_hand():
              Game(3, "a", "d", "1/2-1/2"), Game(3, "c", "e", "0-1"), Game(3, "b", None)]
     # Points (a bye is a win): a 1+1+.5 = 2.5; b 0+1+1 = 2; c .5+0+0 = .5; d .5+1+.5 = 2;
     # e 1+0+1 = 2.  FIDE C.07 16.4: an unplayed round is a game against a dummy with the
-    # player's own score, at most the forfeiting opponent's score for a forfeit, at most half the
-    # points of the 3 rounds (1.5) for a bye; a cut takes a forfeit loss first (16.5).
+    # player's own score (FIDE's 2024 exercise); a cut takes a forfeit loss first (16.5).
     #   a: b 2, e 2, d 2                         BH 6,   BH-M1 (drop 2 and 2) 2
-    #   b: a 2.5, forfeit win .5 (c), bye 1.5    BH 4.5, BH-M1 (drop .5 and 2.5) 1.5
-    #   d: c .5, bye 1.5, a 2.5                  BH 4.5, BH-M1 1.5
-    #   e: bye 1.5, a 2.5, c .5                  BH 4.5, BH-M1 1.5  (b, d, e by rating)
+    #   b: a 2.5, forfeit win 2 (own), bye 2     BH 6.5, BH-M1 (drop 2 and 2.5) 2
+    #   d: c .5, bye 2, a 2.5                    BH 5,   BH-M1 2
+    #   e: bye 2, a 2.5, c .5                    BH 5,   BH-M1 2  (d, e by rating)
     #   c: d 2, forfeit loss .5 (own), e 2       BH 4.5, BH-M1 (drop the forfeit, then 2) 2
     table = standings("swiss", five, games)
     assert [(s.user, s.points, dict(s.tiebreaks)) for s in table] == [
-        ("a", 2.5, {"BH": 6.0, "BH-M1": 2.0}), ("b", 2.0, {"BH": 4.5, "BH-M1": 1.5}),
-        ("d", 2.0, {"BH": 4.5, "BH-M1": 1.5}), ("e", 2.0, {"BH": 4.5, "BH-M1": 1.5}),
+        ("a", 2.5, {"BH": 6.0, "BH-M1": 2.0}), ("b", 2.0, {"BH": 6.5, "BH-M1": 2.0}),
+        ("d", 2.0, {"BH": 5.0, "BH-M1": 2.0}), ("e", 2.0, {"BH": 5.0, "BH-M1": 2.0}),
         ("c", 0.5, {"BH": 4.5, "BH-M1": 2.0})]
     assert [s.games for s in table] == [3, 2, 2, 2, 3]
     # chosen tie-breaks, in the order given
+    #   (points first) WIN (with or without playing): a, b, e 2, d 1; BH-C1: a 4, b 4.5, e 4.5 (drop c's .5);
+    #   SB: b 2 + 2 = 4 (the dummies), e 2 + .5 = 2.5, a 2 + 2 + 1 = 5
     ranked = standings("swiss", five, games, ("WIN", "BH-C1", "SB"))
-    assert [(s.user, s.tiebreaks) for s in ranked][:2] == [
+    assert [(s.user, s.tiebreaks) for s in ranked][:4] == [
         ("a", (("WIN", 2.0), ("BH-C1", 4.0), ("SB", 5.0))),
-        ("b", (("WIN", 2.0), ("BH-C1", 4.0), ("SB", 2.0)))]
+        ("b", (("WIN", 2.0), ("BH-C1", 4.5), ("SB", 4.0))),
+        ("e", (("WIN", 2.0), ("BH-C1", 4.5), ("SB", 2.5))),
+        ("d", (("WIN", 1.0), ("BH-C1", 4.5), ("SB", 3.5)))]
 
 
 def test_crosstable_cells_read_result_and_colour():
@@ -123,7 +126,8 @@ def test_swiss_and_knockout_crosstables_show_each_round_and_fit():
     header = text.splitlines()[0].split()
     assert header[:5] == ["Rk", "User", "Pts", "BH", "BH-M1"] and header[5:] == ["R1", "R2", "R3",
                                                                                  "R4", "R5"]
-    assert text.count("bye") == 5                                      # one a round, each once
+    cells = [line.split() for line in text.split("\n\n")[0].splitlines()[1:]]
+    assert sum(row.count("bye") for row in cells) == 5                 # one a round, each once
     entrants, games = tournament("knockout", 12)
     text = crosstable_text("knockout", entrants, games)
     assert max(map(len, text.splitlines())) <= 78 and text.splitlines()[0].split()[-4:] == \

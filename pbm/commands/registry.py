@@ -262,9 +262,9 @@ COMMANDS: list[Command] = [
     Command("replay", "BOARD MOVENO [MOVE...]", N_("the board after move MOVENO, with moves tried on "
             "it; nothing is saved"), queries.replay, game=True, min_args=2, max_args=40),
     Command("tournament", "ACTION NAME [USERID PASSWORD] [...]",
-            N_("ACTION: create, join, leave, start, show, record, withdraw, cancel"),
+            N_("ACTION: create, join, leave, start, show, record, withdraw, cancel, bye, correct"),
             tournament.tournament,
-            game=True, min_args=2, max_args=5, params=True, passwords=(3,),
+            game=True, min_args=2, max_args=6, params=True, passwords=(3,),
             details=N_("create NAME USERID PASSWORD --system=roundrobin|swiss|knockout [--rounds=N] "
                     "[--double] [--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] "
                     "[--timeout=DAYS] [-params] [unrated]: you direct it (--rounds for a Swiss, "
@@ -277,7 +277,12 @@ COMMANDS: list[Command] = [
                     "next round starts by itself when the last game of a round ends. show NAME: "
                     "standings, crosstable and the round's boards; record NAME: the tournament as a "
                     "FIDE TRF file. The director may also withdraw NAME USERID PASSWORD PLAYER, and "
-                    "cancel NAME USERID PASSWORD. A name is 2 to 24 letters, digits and hyphens.")),
+                    "cancel NAME USERID PASSWORD. A name is 2 to 24 letters, digits and hyphens. "
+                    "A Swiss may be created --accelerated (FIDE's Baku acceleration), --late=N "
+                    "(entries until round N is paired) and --byes=N (each player may ask for N "
+                    "half-point byes: bye NAME USERID PASSWORD ROUND, before that round is paired); "
+                    "the director corrects a decided result with correct NAME USERID PASSWORD BOARD "
+                    "RESULT (such as 1/2-1/2).")),
     Command("tournaments", "", N_("the tournaments of this game"), tournament.list_tournaments,
             game=True),
     Command("ruling", "BOARD", N_("the ruling that decided a game (by repetition, or on points), "

@@ -23,6 +23,7 @@ from pbm.model.schema_play import (
     NOTES,
     RESET_SOURCES,
     TOURNAMENT_CHOICES,
+    TOURNAMENT_DIRECTING,
     TOURNAMENTS,
 )
 
@@ -312,4 +313,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     NOTES,
     to_glicko_2,
     REVIEWS,
+    TOURNAMENT_DIRECTING,
 ]

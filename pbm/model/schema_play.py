@@ -258,3 +258,31 @@ CREATE TABLE note_shares (
     UNIQUE (game_id, user_id)
 );
 """
+
+
+# A director's tools for a Swiss (pbm.commands.tournaments.directing): Baku acceleration, entries
+# taken until round `late` is paired, the half-point byes a player may ask for (`byes`, and each
+# one asked: `tournament_byes`), and each result the director corrected.
+TOURNAMENT_DIRECTING = """
+ALTER TABLE tournaments ADD COLUMN accelerated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tournaments ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tournaments ADD COLUMN byes INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE tournament_byes (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    round INTEGER NOT NULL,             -- a round not yet paired: the player gets half a point
+    asked_at TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, user_id, round)
+) WITHOUT ROWID;
+CREATE TABLE tournament_corrections (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,             -- the pairing's board in its round
+    was TEXT NOT NULL,                  -- the result before, White first
+    now TEXT NOT NULL,                  -- the result the director gave
+    director TEXT NOT NULL REFERENCES users(id),
+    at TEXT NOT NULL
+);
+CREATE INDEX tournament_corrections_of ON tournament_corrections (tournament_id);
+"""

@@ -49,15 +49,17 @@ def swiss_rounds(n_entrants: int) -> int:
 
 def pair_round(system: str, entrants: list[Entrant], games: list[Game], round_no: int, *,
                double: bool = False, withdrawn: Iterable[str] = frozenset(),
-               rounds: int | None = None) -> list[Pairing]:
+               rounds: int | None = None,
+               virtual: dict[str, tuple[float, ...]] | None = None) -> list[Pairing]:
     """The pairings of round `round_no` (1-based), given every game so far.  Swiss and knockout
     rounds need the rounds before them decided; a knockout's replays come from
     `knockout.replays` or `knockout.next_pairings`.  A pairing with a player in `withdrawn` is a
     forfeit (its `result` set); the Swiss pairer leaves them out instead.  `rounds`: how many the
-    tournament has (the Swiss pairer's last round has topscorers)."""
+    tournament has (the Swiss pairer's last round has topscorers); `virtual`: an accelerated
+    Swiss's virtual points (pbm.tournaments.acceleration.baku)."""
     check_system(system)
     if system == "roundrobin":
         return roundrobin.pair(entrants, round_no, double, withdrawn)
     if system == "swiss":
-        return dutch.pair(entrants, games, round_no, withdrawn, rounds)
+        return dutch.pair(entrants, games, round_no, withdrawn, rounds, virtual=virtual)
     return knockout.pair(entrants, games, round_no, withdrawn)

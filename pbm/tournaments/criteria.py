@@ -16,7 +16,9 @@ Dutch system's order of criteria asks.  The digits, each "more is better":
    4  C8: pairs in the next bracket (downfloater or resident of the next score group with one
       of its residents), so that the choice of downfloaters lets the next bracket pair best;
    5  then the scores of the players paired there, as in 3 (the next bracket's C7)
-   6  C9: the bye to a player with the fewest unplayed rounds
+   6  C9: the bye to a player with the fewest unplayed rounds, only in a bracket whose single
+      downfloater is the one who gets the bye (as bbpPairings, FIDE's endorsed program, applies
+      it; elsewhere the colour criteria come first)
    7  C10, 8 C11: topscorers (last round) kept within a colour difference of 2 and no third colour
       in a row
    9  C12: colour preferences granted; 10 C13: strong colour preferences granted
@@ -41,7 +43,7 @@ class Criteria:
     """The quality digits of the edges of one bracket's graph."""
 
     def __init__(self, bracket: Sequence[Player], moved: Sequence[Player],
-                 lower: Sequence[Player], relaxed: frozenset[str]) -> None:
+                 lower: Sequence[Player], relaxed: frozenset[str], c9: bool = False) -> None:
         self.inside = {p.user for p in bracket}
         self.moved = {p.user for p in moved}
         below = sorted({p.score for p in lower}, reverse=True)
@@ -54,6 +56,7 @@ class Criteria:
         ahead = sorted({p.score for p in bracket} | ({below[0]} if below else set()))
         self.ahead = {s: (len(bracket) + len(self.next) + 1) ** i for i, s in enumerate(ahead)}
         self.relaxed = relaxed
+        self.c9 = c9
 
     def pair(self, a: Player, b: Player) -> Digits:
         kept = int(not self.relaxed or compatible(a, b))
@@ -80,7 +83,8 @@ class Criteria:
     def bye(self, a: Player) -> Digits:
         kept = int(not self.relaxed or not a.bye_barred)
         floats = [int(a.user not in self.inside or a.floated(back) != "D") for back in (1, 2)]
-        return (kept, self.top - half(a.score), 0, 0, 0, 0, self.rounds - a.unplayed, 2, 2, 2, 2,
+        return (kept, self.top - half(a.score), 0, 0, 0, 0,
+                self.rounds - a.unplayed if self.c9 else 0, 2, 2, 2, 2,
                 floats[0], 1, floats[1], 1, *(self.top,) * 4)
 
     @staticmethod

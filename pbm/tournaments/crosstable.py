@@ -5,8 +5,10 @@ are a grid, one column per opponent by rank: the result and the colour of the ro
 "=B", "0W"; "**" against oneself, "." not played yet).  In a double round robin each pair meets
 once with each colour, so a cell holds two results, with White then with Black ("1=").  Swiss and
 knockout cells are one per round: the opponent's rank, then colour and result for each game
-("4W1"; a knockout match with its replay "4W=B1"), "bye", or "." (no game that round).  Results
-are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a game still played.  When this is wider
+("4W1"; a knockout match with its replay "4W=B1"), "bye", "bye½" (a half-point bye asked for),
+or "-" (not paired that round: not yet entered, or withdrawn).  Results
+are ASCII: 1 win, = draw, 0 loss, + and - forfeits, "." a game still played, "*" after a result
+the director corrected.  When this is wider
 than 78 columns (more than 12 players, or many Swiss rounds with long user ids), the text and the
 HTML show the standings table instead: rank, user id, points, tie-breaks and games decided.
 """
@@ -19,12 +21,15 @@ from pbm.i18n import N_, _, ljust, width
 from pbm.tournaments.model import Entrant, Game, Standing, games_of
 from pbm.tournaments.standings import standings
 
+Corrected = frozenset[tuple[int, str]]     # games whose result the director corrected: (round, White)
 WIDTH = 78
 GRID_PLAYERS = 12
 LEGEND = {"grid": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; W/B the colour"),
           "double": N_("1 win, = draw, 0 loss, +/- forfeit, . to play; with White, then Black"),
-          "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit"),
+          "rounds": N_("opponent's rank, colour W/B, result: 1 win, = draw, 0 loss, +/- forfeit;\n"
+                       "bye, bye½ a half-point bye, - not paired"),
           "standings": N_("Gms: games decided")}
+CORRECTED = N_("* a result the director corrected")
 # The tie-breaks' columns are headed by FIDE's abbreviations (BH, SB-C1 ...), the same in every
 # language; a knockout's round reached is a word.
 HEADINGS = {"Round": N_("Round")}
@@ -62,31 +67,35 @@ class Table:
         return "\n".join(lines + ["</table>"]) + "\n"
 
 
-def legend(kind: str) -> str:
-    """The legend under a table of `kind`, in the reader's language."""
-    return _(LEGEND[kind])
+def legend(kind: str, corrected: bool = False) -> str:
+    """The legend under a table of `kind`, in the reader's language (`corrected`: with the mark of
+    a corrected result)."""
+    return _(LEGEND[kind]) + ("\n" + _(CORRECTED) if corrected else "")
 
 
 def number(value: float) -> str:
     return f"{value:g}"
 
 
-def mark(game: Game, user: str) -> str:
-    """One result character for `user` in `game`."""
+def mark(game: Game, user: str, corrected: Corrected = frozenset()) -> str:
+    """One result character for `user` in `game`, and "*" when the director corrected it."""
     if game.result is None:
         return "."
     points = game.points(user)
+    star = "*" if (game.round, game.white) in corrected else ""
     if game.forfeit:
-        return "+" if points else "-"
-    return {1.0: "1", 0.5: "=", 0.0: "0"}[points]
+        return ("+" if points else "-") + star
+    return {1.0: "1", 0.5: "=", 0.0: "0"}[points] + star
 
 
 def table(system: str, entrants: list[Entrant], games: list[Game], double: bool = False,
-          tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None) -> Table:
+          tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None,
+          corrected: Corrected = frozenset()) -> Table:
     """The crosstable to draw: the full one when it fits, else the standings table."""
     ranked = standings(system, entrants, games, tiebreaks, rounds)
     if len(ranked) <= GRID_PLAYERS:
-        full = grid(ranked, games, double) if system == "roundrobin" else by_round(ranked, games)
+        full = grid(ranked, games, double, corrected) if system == "roundrobin" else \
+            by_round(ranked, games, corrected)
         if full.fits():
             return full
     return Table(header(ranked, [_("Gms")]), tuple(lead(s) + (str(s.games),) for s in ranked),
@@ -104,7 +113,7 @@ def header(ranked: list[Standing], columns: list[str]) -> tuple[str, ...]:
     return (_("Rk"), _("User"), _("Pts"), *names, *columns)
 
 
-def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
+def grid(ranked: list[Standing], games: list[Game], double: bool, corrected: Corrected) -> Table:
     rows = []
     for row in ranked:
         mine = [g for g in games_of(row.user, games) if not g.bye]
@@ -114,16 +123,18 @@ def grid(ranked: list[Standing], games: list[Game], double: bool) -> Table:
             if column is row:
                 cells.append("**")
             elif double:
-                cells.append("".join(next((mark(g, row.user) for g in met if g.colour(row.user) == c),
-                                          ".") for c in "WB"))
+                cells.append("".join(next((mark(g, row.user, corrected) for g in met
+                                           if g.colour(row.user) == c), ".") for c in "WB"))
             else:
-                cells.append(mark(met[0], row.user) + met[0].colour(row.user) if met else ".")
+                cells.append(mark(met[0], row.user, corrected) + met[0].colour(row.user) if met
+                             else ".")
         rows.append(lead(row) + tuple(cells))
     columns = [str(s.rank) for s in ranked]
-    return Table(header(ranked, columns), tuple(rows), legend("double" if double else "grid"))
+    return Table(header(ranked, columns), tuple(rows),
+                 legend("double" if double else "grid", bool(corrected)))
 
 
-def by_round(ranked: list[Standing], games: list[Game]) -> Table:
+def by_round(ranked: list[Standing], games: list[Game], corrected: Corrected) -> Table:
     rank = {s.user: s.rank for s in ranked}
     last = max((g.round for g in games), default=0)
     rows = []
@@ -132,29 +143,31 @@ def by_round(ranked: list[Standing], games: list[Game]) -> Table:
         for round_no in range(1, last + 1):
             these = [g for g in games_of(row.user, games) if g.round == round_no]
             if not these:
-                cells.append(".")
+                cells.append("-")
             elif these[0].bye:
-                cells.append(_("bye"))
+                cells.append(_("bye½") if these[0].requested else _("bye"))
             else:
                 cells.append(str(rank[these[0].opponent(row.user)]) +
-                             "".join(g.colour(row.user) + mark(g, row.user) for g in these))
+                             "".join(g.colour(row.user) + mark(g, row.user, corrected)
+                                     for g in these))
         rows.append(lead(row) + tuple(cells))
     return Table(header(ranked, [_("R{number}").format(number=n) for n in range(1, last + 1)]),
-                 tuple(rows), legend("rounds"))
+                 tuple(rows), legend("rounds", bool(corrected)))
 
 
 def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
                     double: bool = False, tiebreaks: tuple[str, ...] | None = None,
-                    rounds: int | None = None) -> str:
-    """The crosstable as fixed-width text, no line over 78 columns."""
-    return table(system, entrants, games, double, tiebreaks, rounds).text()
+                    rounds: int | None = None, corrected: Corrected = frozenset()) -> str:
+    """The crosstable as fixed-width text, no line over 78 columns; `corrected`: the games (round,
+    White) whose result the director corrected."""
+    return table(system, entrants, games, double, tiebreaks, rounds, corrected).text()
 
 
 def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
                     double: bool = False, tiebreaks: tuple[str, ...] | None = None,
-                    rounds: int | None = None) -> str:
+                    rounds: int | None = None, corrected: Corrected = frozenset()) -> str:
     """The same table as HTML markup (a plain <table>, inline styles only)."""
-    return table(system, entrants, games, double, tiebreaks, rounds).html()
+    return table(system, entrants, games, double, tiebreaks, rounds, corrected).html()
 
 
 SHORT_ROWS = 10         # the leaders a short standings table shows (and the reader's own row)

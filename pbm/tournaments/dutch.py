@@ -33,11 +33,13 @@ BYE = ("bye",)                    # the bye node: a tuple, so it never equals a 
 
 def pair(entrants: list[Entrant], games: list[Game], round_no: int,
          withdrawn: Iterable[str] = frozenset(), rounds: int | None = None,
-         initial: str = "W") -> list[Pairing]:
+         initial: str = "W", virtual: dict[str, tuple[float, ...]] | None = None
+         ) -> list[Pairing]:
     """The pairings of Swiss round `round_no` (of `rounds`), board by board, the bye last; a
     pairing that breaks a relaxed absolute criterion names it in `relaxed`; `initial`: the colour
-    drawn for the first player (White in pbm's own tournaments)."""
-    field = players(entrants, games, round_no, withdrawn, last=round_no == rounds)
+    drawn for the first player (White in pbm's own tournaments); `virtual`: an accelerated
+    Swiss's virtual points (pbm.tournaments.swiss.players)."""
+    field = players(entrants, games, round_no, withdrawn, last=round_no == rounds, virtual=virtual)
     if len(field) < 2:
         raise ValueError("a Swiss round needs two players")
     relaxed: frozenset[str] = frozenset()
@@ -123,9 +125,17 @@ class Matcher:
 
     def __init__(self, bracket: list[Player], moved: list[Player], lower: list[Player],
                  relaxed: frozenset[str]) -> None:
-        criteria = Criteria(bracket, moved, lower, relaxed)
         self.inside = set(bracket)
         self.g = graph([*bracket, *lower], relaxed)
+        self.weigh(Criteria(bracket, moved, lower, relaxed))
+        if BYE in self.g:              # C9 only when the bracket's one downfloater has the bye
+            matching = self.matching()[0]
+            left = [p for a, b in matching for p in (a, b) if p in self.inside
+                    and (a not in self.inside or b not in self.inside)]
+            if len(left) == 1 and any(BYE in e and left[0] in e for e in matching):
+                self.weigh(Criteria(bracket, moved, lower, relaxed, c9=True))
+
+    def weigh(self, criteria: Criteria) -> None:
         size = (self.g.number_of_nodes() + 1) // 2
         self.quality = pack({e: criteria.bye(e[0] if e[1] == BYE else e[1]) if BYE in e
                              else criteria.pair(*e) for e in self.g.edges}, size)
@@ -135,6 +145,15 @@ class Matcher:
         """The bracket's pairs in the heaviest perfect matching (quality first, then `order`'s
         digits), and its quality; `split` (S1, S2): the bracket's pairs only across them, and only
         S2's players may float."""
+        matching, g, radix = self.matching(order, split)
+        if g is None:
+            return [], -1 if radix else 0
+        total = sum(g.edges[e]["weight"] for e in matching) // radix
+        return [(a, b) for a, b in matching if a in self.inside and b in self.inside], total
+
+    def matching(self, order=None, split: tuple[set, set] | None = None):
+        """The heaviest perfect matching of `best`, the graph it was found in and the radix of the
+        order digits (graph None: no edge, radix 0; or no perfect matching, radix 1)."""
         import networkx  # (see graph)
         g = self.g.copy() if split else self.g
         if split:
@@ -145,7 +164,7 @@ class Matcher:
         quality = {e: w for e, w in self.quality.items() if e[0] in g and e[1] in g
                    and g.has_edge(*e)}
         if not quality:
-            return [], 0
+            return set(), None, 0
         ordering = pack({e: order(*e) for e in quality}, (g.number_of_nodes() + 1) // 2) \
             if order else {e: 0 for e in quality}
         radix = max(ordering.values()) * g.number_of_nodes() + 1
@@ -153,9 +172,8 @@ class Matcher:
                                      "weight")
         matching = networkx.max_weight_matching(g, maxcardinality=True)
         if 2 * len(matching) < g.number_of_nodes() - g.number_of_nodes() % 2:
-            return [], -1
-        total = sum(g.edges[e]["weight"] for e in matching) // radix
-        return [(a, b) for a, b in matching if a in self.inside and b in self.inside], total
+            return set(), None, 1
+        return matching, g, radix
 
 
 def exchanges(s1: list[Player], s2: list[Player]):

@@ -24,6 +24,10 @@ FORFEITS = frozenset({"+-", "-+", "--"})
 # knockout bye only carries the player into the next round.
 BYE_POINTS = {"roundrobin": 0.0, "swiss": 1.0, "knockout": 0.0}
 
+# A bye the player asked for in advance (a Swiss round they will not play, C.04.2): its `result`
+# is "H", worth half a point (FIDE's half-point bye, TRF code H); it is no pairing-allocated bye.
+REQUESTED_BYES = {"H": 0.5}
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -44,12 +48,18 @@ class Game:
     result: str | None = None
 
     def __post_init__(self) -> None:
-        if self.result is not None and self.result not in POINTS:
+        if self.result is not None and self.result not in POINTS and not (
+                self.black is None and self.result in REQUESTED_BYES):
             raise ValueError(f"unknown result {self.result!r}")
 
     @property
     def bye(self) -> bool:
         return self.black is None
+
+    @property
+    def requested(self) -> bool:
+        """A bye the player asked for (a half-point bye), not one the pairing allocated."""
+        return self.black is None and self.result in REQUESTED_BYES
 
     @property
     def forfeit(self) -> bool:
@@ -63,9 +73,12 @@ class Game:
         return "W" if user == self.white else "B"
 
     def points(self, user: str) -> float | None:
-        """The points `user` scored in this game (not a bye), None while it is played."""
+        """The points `user` scored in this game (not a pairing-allocated bye), None while it is
+        played."""
         if self.result is None:
             return None
+        if self.requested:
+            return REQUESTED_BYES[self.result]
         white, black = POINTS[self.result]
         return white if user == self.white else black
 
@@ -113,10 +126,15 @@ def score(system: str, user: str, games: Iterable[Game]) -> float:
     total = 0.0
     for game in games_of(user, games):
         if game.bye:
-            total += BYE_POINTS[system]
+            total += bye_points(system, game)
         elif game.result is not None:
             total += game.points(user) or 0.0
     return total
+
+
+def bye_points(system: str, game: Game) -> float:
+    """What a bye scores: a requested bye its points, a pairing-allocated bye the system's."""
+    return REQUESTED_BYES[game.result] if game.requested else BYE_POINTS[system]
 
 
 def forfeit_against(pairing_round: int, board: int, white: str, black: str,

@@ -3,7 +3,8 @@
 The tie-breaks are FIDE's (pbm.tournaments.tiebreaks), chosen when the tournament is created; by
 default Sonneborn-Berger (SB) for a round robin, Buchholz (BH) then Buchholz Median-1 (BH-M1)
 for a Swiss.  Direct encounter (DE, C.07 6) ranks the players still tied by the points they scored
-against each other, when all of them have met; otherwise it leaves them tied (a value of 0).
+against each other, when all of them have met; otherwise it ranks first only a player sure to top
+them whatever their games not played would have given, and leaves the others tied.
 Knockout ranks by the round reached ("Round"), then points: a player knocked out later stands
 higher.
 """
@@ -52,12 +53,18 @@ def split(group: list[Entrant], code: str, breaks: dict[str, dict[str, float]],
 
 
 def direct_encounter(users: list[str], games: list[Game]) -> dict[str, float]:
-    """The points each of the tied `users` scored against the others, if all of them have met;
-    else 0 for each (C.07 6: the tie-break does not apply)."""
+    """The points each of the tied `users` scored against the others, if all of them have met.
+    If not, a player who scored more among them than any other could have scored by winning all
+    their games among them not played is sure to top them: 1 for that player, 0 for the others;
+    otherwise 0 for each (C.07 6: the tie-break does not apply)."""
     tied = set(users)
     among = [g for g in games if g.black is not None and g.result is not None
              and {g.white, g.black} <= tied]
     met = {frozenset((g.white, g.black)) for g in among}
-    if len(users) < 2 or len(met) < len(users) * (len(users) - 1) // 2:
-        return {u: 0.0 for u in users}
-    return {u: sum(g.points(u) or 0.0 for g in among if u in (g.white, g.black)) for u in users}
+    points = {u: sum(g.points(u) or 0.0 for g in among if u in (g.white, g.black)) for u in users}
+    if len(users) < 2 or len(met) == len(users) * (len(users) - 1) // 2:
+        return points if len(users) > 1 else {u: 0.0 for u in users}
+    most = {u: points[u] + sum(frozenset((u, v)) not in met for v in users if v != u)
+            for u in users}
+    sure = [u for u in users if all(points[u] > most[v] for v in users if v != u)]
+    return {u: float(u in sure) for u in users}

@@ -7,8 +7,9 @@ number (rating, then user id), colour history and preference, float history, whe
 still open to them, and whether they are a topscorer (in the last round, over half the points
 so far: C.04.3 1.8).  Only games played over the board count for colours and floats'
 score differences (C.04.2: a forfeit is not played; the colours of the games played are compared from the latest,
-as if the rounds not played came first); a bye, a forfeit either way and a round a
-player sat out count as a downfloat (C.04.3 1.4).  Forfeits still bar a rematch: a mail game
+as if the rounds not played came first); a round without a game is a downfloat only when the player
+scored more in it than a loss (C.04.3 (2025) 1.4.3: a bye, a half-point bye, a forfeit win), not a
+forfeit loss or a round not paired.  Forfeits still bar a rematch: a mail game
 decided before its first move was nevertheless paired (a project decision).
 
 When no pairing of the round meets the absolute criteria, the rules give the arbiter the choice;
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pbm.tournaments.model import Entrant, Game, score
+from pbm.tournaments.model import Entrant, Game, bye_points, score
 
 ABSOLUTE, STRONG, MILD = 3, 2, 1
 RELAXATIONS = ("colour", "bye", "rematch")    # the absolute criteria C3, C2, C1, dropped in turn
@@ -66,16 +67,23 @@ class Player:
 
 
 def players(entrants: list[Entrant], games: list[Game], round_no: int,
-            withdrawn: Iterable[str] = frozenset(), last: bool = False) -> list[Player]:
+            withdrawn: Iterable[str] = frozenset(), last: bool = False,
+            virtual: dict[str, tuple[float, ...]] | None = None) -> list[Player]:
     """The players to pair in round `round_no`, ranked, from the games of the rounds before it;
-    `last`: it is the tournament's last round (topscorers)."""
+    `last`: it is the tournament's last round (topscorers); `virtual`: each player's virtual points
+    round by round (an accelerated Swiss, pbm.tournaments.acceleration), added to the scores the
+    pairing compares (brackets, floats, the higher ranked) and nowhere else."""
+    virtual = virtual or {}
+
+    def extra(user: str, n: int) -> float:
+        return virtual[user][n - 1] if user in virtual and n <= len(virtual[user]) else 0.0
+
     before = [g for g in games if g.round < round_no]
     if any(g.result is None and not g.bye for g in before):
         raise ValueError(f"round {round_no} cannot be paired before the rounds before it finish")
-    numbers = {e.user: n for n, e in enumerate(sorted(entrants, key=lambda e: (-e.rating, e.user)),
-                                               start=1)}
+    numbers = pairing_numbers(entrants, before, withdrawn)
     scores_at = [{e.user: score("swiss", e.user, [g for g in before if g.round < r])
-                  for e in entrants} for r in range(round_no)]
+                  + extra(e.user, r) for e in entrants} for r in range(round_no)]
     found = []
     for entrant in entrants:
         if entrant.user in withdrawn:
@@ -87,19 +95,32 @@ def players(entrants: list[Entrant], games: list[Game], round_no: int,
         floats = []
         for r in range(1, round_no):
             g = by_round.get(r)
-            if g is None or g.bye or g.forfeit:
-                floats.append("D")
+            if g is None or g.bye or g.forfeit:      # 1.4.3: scored without playing, over a loss
+                got = 0.0 if g is None else bye_points("swiss", g) if g.bye else g.points(user)
+                floats.append("D" if got else "")
                 continue
             own, theirs = scores_at[r][user], scores_at[r][g.opponent(user)]
             floats.append("D" if own > theirs else "U" if own < theirs else "")
-        barred = any(g.bye or (g.forfeit and g.points(user) == 1.0) for g in mine)
+        barred = any(g.bye and not g.requested or (g.forfeit and g.points(user) == 1.0)
+                     for g in mine)
         points = score("swiss", user, before)
-        found.append(Player(user, 0, numbers[user], points,
+        found.append(Player(user, 0, numbers[user], points + extra(user, round_no),
                             frozenset(g.opponent(user) for g in mine if not g.bye),
                             "".join(g.colour(user) for g in played), barred, tuple(floats), round_no - 1 - len(played),
                             last and points * 2 > round_no - 1))
     found.sort(key=lambda p: (-p.score, p.number))
     return [Player(**{**p.__dict__, "rank": rank}) for rank, p in enumerate(found)]
+
+
+def pairing_numbers(entrants: list[Entrant], before: list[Game],
+                    withdrawn: Iterable[str]) -> dict[str, int]:
+    """Pairing numbers by the initial ranking (rating, then user id) among the players in the
+    pairing: those paired now and those paired before (a late entry or a player on a bye asked for
+    has none until their first pairing, C.04.2), so that the colour rule 5.2.5 reads them as
+    bbpPairings does."""
+    away = set(withdrawn) - {u for g in before if not g.requested for u in (g.white, g.black)}
+    ranked = sorted((e for e in entrants if e.user not in away), key=lambda e: (-e.rating, e.user))
+    return {e.user: n for n, e in enumerate(ranked, start=1)}
 
 
 def compatible(a: Player, b: Player, relaxed: frozenset[str] = frozenset()) -> bool:

@@ -1,25 +1,29 @@
 """Tie-breaks as FIDE's Play-off and Tie-Break Regulations (Handbook C.07) define them, by their
-FIDE abbreviations, unplayed rounds included.
+FIDE abbreviations, unplayed rounds included, as FIDE's own tie-break exercise of 18 March 2024
+computes them (tests/test_tournament_tiebreaks.py holds it with its answers).
 
 A Swiss tournament's unplayed rounds follow Article 16.  pbm knows these unplayed rounds: the bye
 (pairing-allocated, 16.2.1), a forfeit win (16.2.2) or loss (16.2.4; a double forfeit is a loss for
-both) and the rounds a player who withdrew is no longer paired in, which are zero-point byes
-(16.1.1) followed only by more of them (16.2.5).  For the tie-breaks of their opponents a player's
-score is adjusted (16.3): the last kind count as draws, the others as scored.  For the player's
-own tie-break each unplayed round is a game against a dummy (16.4) scored as awarded, whose score
-is the player's own, but at most the scheduled opponent's adjusted score for a forfeit, and at
-most half the rounds' points otherwise.  A cut (14.1-14.4) takes first a voluntary unplayed round
-(a forfeit loss or a round after withdrawing: VUR) as 16.5 says.  A round robin's pairings are
-fixed beforehand, so its forfeits count as games (15.2), but for the average rating of opponents
-(ARO) none does and for games played with Black (BPG, a type B tie-break) a forfeit loss does not;
-Buchholz does not apply to a round robin (8).
+both), a half-point bye the player asked for, and the rounds a player was not paired in (not yet
+entered, or withdrawn), which are zero-point byes (16.1.1).  For the tie-breaks of their opponents
+a player's score is adjusted (16.3): a bye asked for or a round not paired that only voluntary
+unplayed rounds follow (the rounds after withdrawing) counts as a draw, every other round as
+scored.  For the player's own tie-break each unplayed round is a game against a dummy (16.4)
+scored as awarded, whose score is the player's own (FIDE's exercise gives player 11, with a
+forfeit win over a player on 1.5 points, the dummy's 2.5: Buchholz 13.5).  A cut (14.1-14.4) takes
+first a voluntary unplayed round (a half-point bye, a forfeit loss or a round not paired: VUR) as
+16.5 says.  A round robin's pairings are fixed beforehand, so its forfeits count as games (15.2),
+but for the average rating of opponents (ARO, rounded to the nearest whole number, a half up) none
+does and for games played with Black (BPG, a type B tie-break) a forfeit loss does not; Buchholz
+does not apply to a round robin (8).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pbm.i18n import N_
-from pbm.tournaments.model import BYE_POINTS, Entrant, Game, games_of, score
+from pbm.tournaments.model import Entrant, Game, bye_points, games_of, score
 
 # abbreviation: FIDE's name, translated where it is shown
 NAMES = {"BH": N_("Buchholz"), "BH-C1": N_("Buchholz Cut-1"), "BH-C2": N_("Buchholz Cut-2"),
@@ -65,8 +69,7 @@ class Tiebreaks:
         self.last = max((g.round for g in decided), default=0)
         self.score = {e.user: score(system, e.user, decided) for e in entrants}
         self.record = {e.user: self._record(e.user, decided) for e in entrants}
-        self.adjusted = {u: sum(0.5 if r.opponent is None and r.voluntary else r.points
-                                for r in rs) for u, rs in self.record.items()}
+        self.adjusted = {u: adjusted(rs) for u, rs in self.record.items()}
         self.games = decided
 
     def _record(self, user: str, games: list[Game]) -> list[Round]:
@@ -77,8 +80,8 @@ class Tiebreaks:
             if g is None:
                 if self.system == "swiss":
                     found.append(Round(0.0, None, False, True, None))
-            elif g.bye:
-                found.append(Round(BYE_POINTS[self.system], None, False, False, None))
+            elif g.bye:                   # a half-point bye is voluntary, the allocated one not
+                found.append(Round(bye_points(self.system, g), None, False, g.requested, None))
             else:
                 points = g.points(user) or 0.0
                 swiss = self.system == "swiss"
@@ -97,9 +100,7 @@ class Tiebreaks:
             if r.played:
                 found.append((self.adjusted[r.opponent], r.points, False))
                 continue
-            cap = (self.adjusted[r.opponent] if r.opponent is not None
-                   else 0.5 * max(self.rounds, self.last))
-            found.append((min(self.score[user], cap), r.points, r.voluntary))
+            found.append((self.score[user], r.points, r.voluntary))
         return found
 
     def value(self, code: str, user: str) -> float:
@@ -125,8 +126,16 @@ class Tiebreaks:
             return total
         if base == "ARO":
             ratings = [self.rating[r.opponent] for r in played if not r.forfeit]     # 15.2
-            return float(round(sum(ratings) / len(ratings))) if ratings else 0.0
+            return float(math.floor(sum(ratings) / len(ratings) + 0.5)) if ratings else 0.0
         return 0.0
+
+
+def adjusted(rounds: list[Round]) -> float:
+    """A player's score for their opponents' tie-breaks (16.3): a bye asked for or a round not
+    paired that only voluntary unplayed rounds follow (16.2's fifth kind: the rounds after
+    withdrawing) counts as a draw, every other round as scored."""
+    return sum(0.5 if r.opponent is None and r.voluntary and all(x.voluntary for x in rounds[i + 1:])
+               else r.points for i, r in enumerate(rounds))
 
 
 def trim(items: list[tuple[float, float, bool]], cuts: tuple[str, ...], base: str) -> list[float]:

@@ -29,6 +29,7 @@ from pbm.model.play.games import Board
 from pbm.model.play.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
+from pbm.tournaments.acceleration import baku
 from pbm.tournaments.crosstable import crosstable_html, crosstable_text, short_table
 from pbm.tournaments.standings import standings
 from pbm.tournaments.tiebreaks import DEFAULTS, NAMES
@@ -76,7 +77,8 @@ def advance(ctx: Context, t: Tournament) -> None:
         owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
         if not owed and any(g.result is None and not g.bye for g in played):
             break
-        pairings = owed or next_pairings(t, entries, played, withdrawn)
+        pairings = owed or next_pairings(t, entries, played, withdrawn,
+                                         tournaments.byes_asked(ctx.db, t))
         if not pairings:
             finish(ctx, t)
             return
@@ -87,15 +89,20 @@ def advance(ctx: Context, t: Tournament) -> None:
 
 
 def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
-                  withdrawn: set[str]) -> list[Pairing]:
-    """The next round's pairings (forfeits for players who withdrew); none once it is over."""
+                  withdrawn: set[str], byes: dict[str, set[int]]) -> list[Pairing]:
+    """The next round's pairings (forfeits for players who withdrew; the half-point byes asked for
+    in `byes`, last; an accelerated Swiss with Baku's virtual points); none once it is over."""
     entrants = [e.entrant() for e in entries]
     if t.system == "knockout":
         return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
         return []
-    return pair_round(t.system, entrants, played, t.round + 1, double=t.double, withdrawn=withdrawn,
-                      rounds=t.rounds)
+    asked = sorted(u for u, wanted in byes.items() if t.round + 1 in wanted and u not in withdrawn)
+    pairings = pair_round(t.system, entrants, played, t.round + 1, double=t.double,
+                          withdrawn=withdrawn | set(asked), rounds=t.rounds,
+                          virtual=baku(entrants, t.rounds or 0) if t.accelerated else None)
+    return pairings + [Pairing(t.round + 1, len(pairings) + i, u, None, "H")
+                       for i, u in enumerate(asked, start=1)]
 
 
 def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
@@ -261,6 +268,9 @@ def personal(values: dict, user: str) -> list[str]:
     if t.status != tournaments.RUNNING:
         return []
     for p in values["current"]:
+        if user == p.game.white and p.game.requested:
+            return [_("You have the half-point bye you asked for in round {number}.").format(
+                number=t.round)]
         if user == p.game.white and p.game.bye:
             return [_("You have a bye in round {number}.").format(number=t.round)]
         if user in (p.game.white, p.game.black) and p.game.result is None:
@@ -283,16 +293,24 @@ def report(ctx: Context, t: Tournament) -> dict:
     played = [p.game for p in rows]
     entrants = [e.entrant() for e in entries]
     sides = rules.get_variant(t.variant).side_names
+    fixed = tournaments.corrections(ctx.db, t)
+    marked = frozenset((c.round, c.white) for c in fixed)
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
             "current": [p for p in rows if p.game.round == t.round],
+            # each result the director corrected, a line in the reader's language
+            "corrected": [lazy(lambda c=c: _(
+                "Corrected by the director: round {round}, board {board}, {white} against "
+                "{black}: {was}, now {now}.").format(**c.__dict__)) for c in fixed],
             "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
             # written in each reader's language: the headings and legend are words
             "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
-                                                       tiebreaks=t.tiebreaks, rounds=t.rounds))
+                                                       tiebreaks=t.tiebreaks, rounds=t.rounds,
+                                                       corrected=marked))
             if played else "",
             "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
-                                                            tiebreaks=t.tiebreaks, rounds=t.rounds))
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds,
+                                                            corrected=marked))
             if played else "",
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
@@ -307,7 +325,8 @@ def board_lines(values: dict) -> list[str]:
     for p in values["current"]:
         g = p.game
         if g.bye:
-            lines.append(f"{p.board:>3}  {g.white:<17} {_('(bye)')}")
+            lines.append(f"{p.board:>3}  {g.white:<17} "
+                         f"{_('(half-point bye)') if g.requested else _('(bye)')}")
             continue
         where = f"{values['title']} Board {p.number}" if p.number else _("forfeit")
         outcome = f" {g.result}" if g.result else ""
@@ -317,6 +336,7 @@ def board_lines(values: dict) -> list[str]:
 
 def render(values: dict, lines: list[str]) -> tuple[str, str]:
     t: Tournament = values["tournament"]
+    lines = [*lines, *map(str, values["corrected"])]
     data = dict(values, lines=lines, boards=board_lines(values) if values["current"] else [],
                 status=status_line(values), name=t.name,
                 colours=_("W: {white} (moves first), B: {black}").format(

@@ -1,5 +1,6 @@
-"""Tournament commands: `GAME tournament create|join|leave|start|show|withdraw|cancel NAME ...` and
-`GAME tournaments`.  The rounds themselves go on by pbm.commands.tournaments.rounds as games end.
+"""Tournament commands: `GAME tournament create|join|leave|start|show|withdraw|cancel|bye|correct
+NAME ...` and `GAME tournaments` (bye and correct: pbm.commands.tournaments.directing).  The rounds
+themselves go on by pbm.commands.tournaments.rounds as games end.
 
 Decisions:
 - The director need not play; they join like anyone else if they want to.  `[server]
@@ -23,7 +24,7 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
-from pbm.commands.tournaments import rounds
+from pbm.commands.tournaments import directing, rounds
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
@@ -35,11 +36,12 @@ from pbm.model.play.tournaments import Tournament
 from pbm.outbox import compose
 from pbm.tournaments import SYSTEMS, rounds_needed, swiss_rounds, trf
 
-SUBVERBS = ("create", "join", "leave", "start", "show", "record", "withdraw", "cancel")
+SUBVERBS = ("create", "join", "leave", "start", "show", "record", "withdraw", "cancel", "bye",
+            "correct")
 # words after the sub-verb: (fewest, most)
 WORDS = {"create": (3, 4), "join": (3, 3), "leave": (3, 3), "start": (3, 3), "show": (1, 1),
          "record": (1, 1),
-         "withdraw": (4, 4), "cancel": (3, 3)}
+         "withdraw": (4, 4), "cancel": (3, 3), "bye": (4, 4), "correct": (5, 5)}
 MAX_ROUNDS = 50
 NAME_KEPT = timedelta(days=365)     # a finished tournament's name is free again after this
 
@@ -75,15 +77,16 @@ def tournament(ctx: Context, req: Request) -> None:
     if user is None:
         (record if sub == "record" else show)(ctx, t)
         return
-    {"join": join, "leave": leave, "start": start, "withdraw": withdraw,
-     "cancel": cancel}[sub](ctx, t, user, words[3:])
+    {"join": join, "leave": leave, "start": start, "withdraw": withdraw, "cancel": cancel,
+     "bye": directing.bye, "correct": directing.correct}[sub](ctx, t, user, words[3:])
 
 
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
                       "[--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] [--timeout=DAYS] "
-                      "[-params] [unrated]",
-            "show": "", "withdraw": " PLAYER"}.get(sub, "")
+                      "[--accelerated] [--late=N] [--byes=N] [-params] [unrated]",
+            "show": "", "withdraw": " PLAYER", "bye": " ROUND",
+            "correct": " BOARD RESULT"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
     return f"\"{game} tournament {sub} NAME{who}{tail}\""
 
@@ -102,6 +105,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     system, double, wanted = _system(options)
     chosen = choices.tiebreaks(options, system)
     band, sure = choices.band(options)
+    directed = directing.options(options, system)
     most = _max_timeouts(options)
     params = dict(req.params)
     theme = choices.theme(options, variant, params)
@@ -121,7 +125,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
             "again later.", made).format(user=user, n=made))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
-                           theme)
+                           theme, directed)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     if sure:
@@ -131,7 +135,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
-                   *choices.described(t, sure)])
+                   *choices.described(t, sure), *directing.described(t)])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -189,7 +193,8 @@ def _note(ctx: Context, t: Tournament, lines: list[str]) -> None:
 
 
 def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
-    if t.status != tournaments.OPEN:
+    late = directing.late_entry(t)
+    if t.status != tournaments.OPEN and not late:
         raise CommandError((_("{name} has started; it takes no more entries.") if t.status == tournaments.RUNNING
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
@@ -206,6 +211,13 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                              "and {user} has had {had}.").format(name=t.name, most=most, user=user, had=had))
     tournaments.join(ctx.db, t, user, ctx.now)
     count = len(tournaments.entries(ctx.db, t))
+    if late:
+        tournaments.freeze_ratings(ctx.db, t, {user: ratings.get(ctx.db, t.variant, user).rating})
+        _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}) late: you are "
+                         "paired from round {number} on, and score nothing for the rounds before "
+                         "it.").format(title=catalogue.title(t.variant), name=t.name,
+                                       system=rounds.kind(t), number=t.round + 1)])
+        return
     _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}), player number "
                      "{number}. You will get a mail when it starts; until then you may leave with: "
                      "{command}").format(title=catalogue.title(t.variant), name=t.name,
@@ -317,7 +329,9 @@ def show(ctx: Context, t: Tournament) -> None:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
             users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
-            *choices.described(t, ratings.sure_required(ctx.db, t.id))]
+            *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t)]
+    elif directing.late_entry(t):
+        lines = directing.described(t)
     else:
         lines = []
     text, html = rounds.render(values, lines)

@@ -198,6 +198,13 @@ def _load_moves(db: Database, board: Board) -> None:
         "SELECT move, notation, auto, played_at FROM moves WHERE game_id = ? ORDER BY ply", [board.id])]
 
 
+def correct_result(db: Database, board: Board, winner: str | None, result: str, rated: bool) -> None:
+    """A finished game's result as a ruling changed it (a director's correction): its record follows."""
+    board.winner, board.result, board.rated = winner, result, rated
+    db.execute("UPDATE games SET winner = ?, result = ?, rated = ? WHERE id = ?",
+               [winner, result, int(rated), board.id])
+
+
 def save(db: Database, board: Board, now: datetime) -> None:
     """Write the fields commands change (the moves are written by add_move / take_back)."""
     board.updated_at = timestamp(now)

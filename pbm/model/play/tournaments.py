@@ -14,6 +14,7 @@ from datetime import datetime
 
 from pbm.model.db import Database, timestamp
 from pbm.tournaments import Entrant, Game, Pairing
+from pbm.tournaments.acceleration import baku
 from pbm.tournaments.trf import Report
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
@@ -42,6 +43,9 @@ class Tournament:
     tiebreaks: tuple[str, ...] | None = None     # None: the system's defaults
     band: tuple[int, int] | None = None           # the ratings that may join; None: all
     theme: tuple[str, ...] | None = None          # the moves every game starts after
+    accelerated: bool = False                     # Swiss: Baku acceleration (C.04.5.1)
+    late: int = 0                                 # Swiss: entries taken until this round is paired
+    byes: int = 0                                 # Swiss: half-point byes a player may ask for
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,8 @@ class Played:
 
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
-            "round, created_at, started_at, finished_at, tiebreaks, band, theme")
+            "round, created_at, started_at, finished_at, tiebreaks, band, theme, accelerated, late, "
+            "byes")
 
 
 def _tournament(row: tuple) -> Tournament:
@@ -77,6 +82,7 @@ def _tournament(row: tuple) -> Tournament:
     values[15] = tuple(values[15].split(",")) if values[15] else None
     values[16] = tuple(int(v) for v in values[16].split("-")) if values[16] else None
     values[17] = tuple(values[17].split(",")) if values[17] else None
+    values[18] = bool(values[18])
     return Tournament(*values)
 
 
@@ -88,14 +94,17 @@ def good_name(name: str) -> bool:
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
            rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
            tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None,
-           theme: tuple[str, ...] | None = None) -> Tournament:
+           theme: tuple[str, ...] | None = None, directing: tuple[bool, int, int] = (False, 0, 0)
+           ) -> Tournament:
+    """A new tournament; `directing`: (accelerated, late, byes) of a Swiss."""
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at, tiebreaks, band, theme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?, ?)",
+        "rated, status, created_at, tiebreaks, band, theme, accelerated, late, byes) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
          json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ()),
-         "-".join(map(str, band)) if band else "", ",".join(theme or ())])
+         "-".join(map(str, band)) if band else "", ",".join(theme or ()), int(directing[0]),
+         directing[1], directing[2]])
     return by_id(db, cursor.lastrowid)
 
 
@@ -175,6 +184,48 @@ def withdraw(db: Database, t: Tournament, user: str, now: datetime) -> None:
                [timestamp(now), t.id, user])
 
 
+def ask_bye(db: Database, t: Tournament, user: str, round_no: int, now: datetime) -> None:
+    db.execute("INSERT INTO tournament_byes (tournament_id, user_id, round, asked_at) "
+               "VALUES (?, ?, ?, ?)", [t.id, user, round_no, timestamp(now)])
+
+
+def byes_asked(db: Database, t: Tournament) -> dict[str, set[int]]:
+    """The rounds each player asked a half-point bye for."""
+    found: dict[str, set[int]] = {}
+    for user, round_no in db.execute("SELECT user_id, round FROM tournament_byes "
+                                     "WHERE tournament_id = ?", [t.id]):
+        found.setdefault(user, set()).add(round_no)
+    return found
+
+
+@dataclass(frozen=True)
+class Correction:
+    round: int
+    board: int
+    white: str
+    black: str
+    was: str
+    now: str
+
+
+def correct(db: Database, t: Tournament, row: Played, result: str, director: str,
+            now: datetime) -> None:
+    """The director's correction of a decided result: the pairing's result, and the record of it."""
+    db.execute("UPDATE tournament_games SET result = ? WHERE id = ?", [result, row.id])
+    db.execute("INSERT INTO tournament_corrections (tournament_id, round, board, was, now, director, "
+               "at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [t.id, row.game.round, row.board, row.game.result, result, director, timestamp(now)])
+
+
+def corrections(db: Database, t: Tournament) -> list[Correction]:
+    """The results the director corrected, in the order corrected."""
+    rows = db.execute("SELECT c.round, c.board, p.white, p.black, c.was, c.now "
+                      "FROM tournament_corrections c JOIN tournament_games p ON "
+                      "p.tournament_id = c.tournament_id AND p.round = c.round AND p.board = c.board "
+                      "WHERE c.tournament_id = ? ORDER BY c.id", [t.id])
+    return [Correction(*row) for row in rows]
+
+
 def freeze_ratings(db: Database, t: Tournament, ratings: dict[str, float]) -> None:
     for user, rating in ratings.items():
         db.execute("UPDATE tournament_entrants SET rating = ? WHERE tournament_id = ? AND user_id = ?",
@@ -219,5 +270,6 @@ def report(db: Database, t: Tournament) -> Report:
         header["122"] = f"{t.options['timeout']:g} days a move"
     elif t.options.get("clock"):
         header["122"] = f"clock {t.options['clock']}"
-    return Report(t.name, t.system, t.rounds or 0, [e.entrant() for e in entries(db, t)],
-                  [p.game for p in played(db, t)], header)
+    entrants = [e.entrant() for e in entries(db, t)]
+    return Report(t.name, t.system, t.rounds or 0, entrants, [p.game for p in played(db, t)],
+                  header, virtual=baku(entrants, t.rounds or 0) if t.accelerated else {})
