@@ -94,6 +94,14 @@ class OutboundSection:
     retry_base: float = 60.0            # first retry after this many seconds, then doubling ...
     retry_max: float = 3600.0           # ... up to this many seconds between attempts ...
     give_up_after: float = 5 * 86400.0  # ... and failed for good this long after it was queued
+    # Getting into the inbox (pbm.outbox.streams, pbm.outbox.signing, docs/operating.md)
+    bounce_address: str = ""            # envelope sender, tagged +transactional or +subscribed; "" = [server] address
+    dkim_selector: str = ""             # DKIM rsa-sha256 (or Ed25519) signature; "" = no signature
+    dkim_key: Path | None = None        # its private key (PEM); default data_dir/dkim/SELECTOR.pem
+    dkim_domain: str = ""               # the signature's d=; "" = the domain of [server] address
+    dkim_ed25519_selector: str = ""     # a second signature, ed25519-sha256 (RFC 8463); "" = none
+    dkim_ed25519_key: Path | None = None    # default data_dir/dkim/SELECTOR.pem
+    sending_ip: str = ""                # the public IP mail leaves from: `pbm doctor --dns` checks its PTR
 
 
 @dataclass(frozen=True)
