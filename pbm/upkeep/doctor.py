@@ -59,11 +59,13 @@ class User:
 Check = Callable[[Config, User], Iterator[str]]    # yields problems, each with its fix, and notes
 
 
-def run(config: Config, out: Callable[[str], None] = print, user: User | None = None) -> bool:
-    """Run every check, as `user` (default: the one running it); True if none found a problem."""
+def run(config: Config, out: Callable[[str], None] = print, user: User | None = None,
+        more: list[tuple[str, Check]] | None = None) -> bool:
+    """Run every check and the `more` asked for (the DNS records: pbm.upkeep.dns_records), as `user`
+    (default: the one running it); True if none found a problem."""
     user = user or User.named(None)
     healthy = True
-    for name, check in CHECKS:
+    for name, check in [*CHECKS, *(more or [])]:
         found = list(check(config, user))
         healthy = healthy and all(line.startswith(NOTE) for line in found)
         out(f"{name + ':':<{WIDTH}}{found[0] if found else 'ok'}")
@@ -281,6 +283,36 @@ def _outages(config: Config, user: User) -> Iterator[str]:
                f"cron at least every {config.clocks.outage_after:g} hours")
 
 
+def _streams(config: Config, user: User) -> Iterator[str]:
+    """Bounces and complaints of the last 30 days per stream (pbm.outbox.streams): a problem past
+    the complaint rate Gmail tolerates, 0.3%, a note below it."""
+    path = config.data_dir / "pbm.sqlite3"
+    if not path.exists():
+        return
+    from pbm.model.db import Database
+    from pbm.model.players import subscriptions
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
+        try:
+            counts = subscriptions.counts(Database(db), clock.now() - timedelta(days=30))
+        finally:
+            db.close()
+    except sqlite3.Error:               # an older schema: pbm migrates it when it next opens it
+        return
+    for stream in ("transactional", "subscribed"):
+        sent, complaints = counts.get((stream, "sent"), 0), counts.get((stream, "complaint"), 0)
+        line = (f"{stream} mail in 30 days: sent {sent}, bounced {counts.get((stream, 'bounce'), 0)}, "
+                f"complaints {complaints}, unsubscribed {counts.get((stream, 'unsubscribe'), 0)}")
+        if sent and complaints / sent >= COMPLAINT_RATE:
+            yield (f"{line}: the complaint rate {complaints / sent:.1%} is past {COMPLAINT_RATE:.1%}, "
+                   f"above which Gmail refuses mail; find what readers mark as spam")
+        else:
+            yield f"{NOTE}{line}"
+
+
+COMPLAINT_RATE = 0.003                  # Gmail's limit (docs/operating.md, "Getting into the inbox")
+
+
 CHECKS: list[tuple[str, Check]] = [
     ("configuration", _configuration),
     ("file modes", _file_modes),
@@ -290,4 +322,5 @@ CHECKS: list[tuple[str, Check]] = [
     ("lmtp", _lmtp),
     ("replica", _replica),
     ("outages", _outages),
+    ("streams", _streams),
 ]

@@ -22,7 +22,7 @@ from aiohttp import web
 from pbm.config import Config
 from pbm.model.db import Database
 from pbm.model.store import open_reader
-from pbm.web import pages, tournaments
+from pbm.web import pages, tournaments, unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class _Readers(threading.local):
 def app(config: Config) -> web.Application:
     """The pages' application: a reader's page `/g/TOKEN` (its picture `/g/TOKEN/board.png`, its
     records `/g/TOKEN/record.SUFFIX`), a game's public view `/p/xiangqi-101` (the same beneath it),
-    a tournament's page `/t/xiangqi/NAME`."""
+    a tournament's page `/t/xiangqi/NAME`; a one-click unsubscribe `/u/TOKEN` (pbm.web.unsubscribe)."""
     readers = _Readers()
 
     def read(work: Callable[[Database, Config], T]) -> T:
@@ -106,6 +106,7 @@ def app(config: Config) -> web.Application:
                             web.get(game_page + "/record.{suffix}", record),
                             web.get("/t/{variant}/{name}", tournament),
                             web.get("/static/page.css", stylesheet)])
+    application.add_routes(unsubscribe.routes(config, HEADERS))    # one-click unsubscribe (RFC 8058)
     return application
 
 
