@@ -175,3 +175,72 @@ def test_every_mail_signed_subscribed_mail_unsubscribed_by_one_post_and_by_one_m
     assert notice["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"     # the end-of-game notice
     assert site.signatures(next(raw for raw, mail in site.mails if mail["Message-ID"] == notice["Message-ID"])) \
         == [b"rsa-sha256", b"ed25519-sha256"]
+
+
+def returned(kind: str, original: bytes, recipient: str, to: str) -> bytes:
+    """A report about a mail pbm sent, as a receiving MTA makes it: a bounce (RFC 3464) or a
+    complaint (ARF, RFC 5965), with the original's header."""
+    if kind == "bounce":
+        report_type, part = "delivery-status", (
+            "message/delivery-status", "Reporting-MTA: dns; mx.example.org\r\n\r\n"
+            f"Final-Recipient: rfc822; {recipient}\r\nAction: failed\r\nStatus: 5.1.1\r\n"
+            "Diagnostic-Code: smtp; 550 5.1.1 no such user\r\n")
+    else:
+        report_type, part = "feedback-report", (
+            "message/feedback-report", "Feedback-Type: abuse\r\nUser-Agent: ExampleFBL/1.0\r\nVersion: 1\r\n")
+    header = original.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].replace(b"\n", b"\r\n").decode()
+    return (f"From: {'MAILER-DAEMON' if kind == 'bounce' else 'fbl'}@mx.example.org\r\nTo: {to}\r\n"
+            f"Subject: report\r\nMessage-ID: <{kind}-{len(original)}-{recipient}@mx.example.org>\r\n"
+            f"Date: Sat, 28 Nov 2026 09:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+            f"Content-Type: multipart/report; report-type={report_type}; boundary=\"b\"\r\n\r\n"
+            f"--b\r\nContent-Type: text/plain\r\n\r\nA report.\r\n"
+            f"--b\r\nContent-Type: {part[0]}\r\n\r\n{part[1]}\r\n"
+            f"--b\r\nContent-Type: text/rfc822-headers\r\n\r\n{header}\r\n--b--\r\n").encode()
+
+
+def test_bounces_and_complaints_mailed_back_are_counted_per_stream(pbm_env: PbmEnv) -> None:
+    site = Site(pbm_env)
+    try:
+        for user, password in PASSWORDS.items():
+            site.send(user, f"signup {user} {password}")
+        site.send("alice", "xiangqi challenge alice bob")
+        site.send("carol", "xiangqi subscribe 101 carol c4rol-pw")
+        site.send("alice", "xiangqi move 101 alice Sw0rdfish h3e3")
+        raw = {(mail["To"], i): raw for i, (raw, mail) in enumerate(site.mails)}
+        observed = [value for (to, _), value in raw.items() if to == "carol@example.org"][-1]
+        board = [value for (to, _), value in raw.items() if to == "bob@example.org"][-1]
+
+        def deliver(data: bytes, mail_from: str, rcpt: str) -> None:
+            result = pbm_env.deliver(data, mail_from=mail_from, rcpt_to=rcpt)
+            assert result.returncode == 0, result.stderr
+            assert site.new() == []                             # never answered
+
+        # forged: about no mail of the server, or naming another recipient -- nothing counts
+        deliver(returned("bounce", board.replace(b"Message-ID: <", b"Message-ID: <x"), "bob@example.org",
+                         "bounces+transactional@pbm.test"), "", "bounces+transactional@pbm.test")
+        deliver(returned("bounce", board, "alice@example.org", "bounces+transactional@pbm.test"), "",
+                "bounces+transactional@pbm.test")
+        assert pbm_env.query("SELECT count(*) FROM stream_reports") == [(0,)]
+        deliver(returned("bounce", board, "bob@example.org", "bounces+transactional@pbm.test"), "",
+                "bounces+transactional@pbm.test")
+        deliver(returned("complaint", observed, "", pbm_env.address), "fbl@mx.example.org", pbm_env.address)
+        assert pbm_env.query("SELECT kind, stream, address FROM stream_reports ORDER BY id") == [
+            ("bounce", "transactional", "bob@example.org"), ("complaint", "subscribed", "carol@example.org")]
+        assert pbm_env.query("SELECT address, failures FROM bounces") == [("bob@example.org", 1)]
+
+        # the complaint turned carol's subscribed mail off, the hard bounce bob's
+        site.send("bob", "set bob Hunter22 digest=daily")
+        moved = site.send("bob", "xiangqi move 101 bob Hunter22 h10g8")
+        assert "carol@example.org" not in [mail["To"] for mail in moved]
+        assert site.timers(1) == []                             # no digest for a bouncing address
+        [told] = site.send("carol", "help", day=1)
+        assert "you unsubscribed, or marked one of our mails as spam" in " ".join(plain(told).split())
+
+        listing = pbm_env.run("outbox").stdout.decode()
+        assert "transactional: sent" in listing and "bounced 1, complaints 0" in listing
+        assert re.search(r"subscribed: sent 1, bounced 0, complaints 1, unsubscribed 0", listing), listing
+        doctor = " ".join(pbm_env.run("doctor").stdout.decode().split())
+        assert "subscribed mail in 30 days: sent 1, bounced 0, complaints 1, unsubscribed 0: the complaint " \
+               "rate 100.0% is past 0.3%" in doctor, doctor
+    finally:
+        site.dns.close()
