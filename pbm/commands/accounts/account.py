@@ -205,7 +205,9 @@ def set_preferences(ctx: Context, req: Request) -> None:
                           "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
                           "of your mails; board_faces: Janggi's pieces in the drawn board;\n"
                           "autoleave: on spends a vacation day instead of a game lost on time;\n"
-                          "digest: daily mails you the games waiting for your move.").split("\n")])
+                          "digest: daily mails you the games waiting for your move;\n"
+                          "subscribed: off stops digests, reminders, end-of-game notices, the\n"
+                          "games you observe and tournament news.").split("\n")])
 
 
 def _chosen(settings: list[str]) -> dict[str, str]:
