@@ -261,16 +261,14 @@ def _dkim(config: Config, args: argparse.Namespace) -> int:
     from pbm.outbox import signing
 
     path = signing.key_path(config, args.selector, None)
-    domain = config.outbound.dkim_domain or config.server.address.rpartition("@")[2]
     try:
         signing.new_key(path, args.ed25519)
     except FileExistsError:
-        print(f"pbm: {path} exists (its record may be published): choose another selector, or "
-              f"remove it", file=sys.stderr)
+        print(f"pbm: {path} exists (its record may be published): choose another selector", file=sys.stderr)
         return EX_USAGE
-    setting = "dkim_ed25519_selector" if args.ed25519 else "dkim_selector"
-    print(f"made {path}; publish this record, then set [outbound] {setting} = \"{args.selector}\":")
-    print(signing.dns_record(path, args.selector, domain))
+    print(f"made {path}; publish this record, then set [outbound] "
+          f"{'dkim_ed25519_selector' if args.ed25519 else 'dkim_selector'} = \"{args.selector}\":\n"
+          f"{signing.dns_record(path, args.selector, signing.domain(config))}")
     return EX_OK
 
 
@@ -330,12 +328,8 @@ def _outbox(config: Config, args: argparse.Namespace) -> int:
     counts = queue.counts(db)
     print(", ".join(f"{status} {counts.get(status, 0)}"
                     for status in ("queued", "sending", "sent", "failed")))
-    from pbm.model.players import subscriptions
-    streams = subscriptions.counts(db)
-    for stream in ("transactional", "subscribed"):      # pbm.outbox.streams
-        print(f"{stream}: " + ", ".join(f"{word} {streams.get((stream, kind), 0)}" for kind, word in (
-            ("sent", "sent"), ("bounce", "bounced"), ("complaint", "complaints"),
-            ("unsubscribe", "unsubscribed"))))
+    from pbm.outbox import streams
+    print("\n".join(f"{stream}: {line}" for stream, line in streams.summary(db).items()))
     rows = queue.listing(db, args.status, args.limit)
     if rows:
         print(f"{'ID':>6}  {'STATUS':<7} {'TRIES':>5}  {'WHEN (UTC)':<19}  {'TO':<30}  SUBJECT")

@@ -46,7 +46,7 @@ class Signer:
 
     def __init__(self, config: Config):
         out = config.outbound
-        self.domain = (out.dkim_domain or config.server.address.rpartition("@")[2]).encode()
+        self.domain = domain(config).encode()
         self.keys = [_load(key_path(config, selector, path), selector)
                      for selector, path in ((out.dkim_selector, out.dkim_key),
                                             (out.dkim_ed25519_selector, out.dkim_ed25519_key)) if selector]
@@ -70,6 +70,11 @@ def _present(raw: bytes) -> list[bytes]:
     """The names of SIGNED that the message's header has."""
     head = raw.split(b"\r\n\r\n", 1)[0].lower()
     return [name for name in SIGNED if head.startswith(name + b":") or b"\r\n" + name + b":" in head]
+
+
+def domain(config: Config) -> str:
+    """The signing domain: `[outbound] dkim_domain`, else the From's."""
+    return config.outbound.dkim_domain or config.server.address.rpartition("@")[2]
 
 
 def key_path(config: Config, selector: str, path: Path | None) -> Path:

@@ -20,7 +20,7 @@ from datetime import datetime
 from pbm import i18n
 from pbm.config import Config
 from pbm.i18n import _
-from pbm.mail.messages import SUBSCRIBED, Outgoing
+from pbm.mail.messages import STREAMS, SUBSCRIBED, Outgoing
 from pbm.model.db import Database
 from pbm.model.players import accounts, subscriptions
 from pbm.outbox import compose
@@ -31,14 +31,6 @@ def envelope_sender(config: Config, stream: str) -> str:
     server's address) tagged with the stream, `bounces+subscribed@example.org`."""
     local, _at, domain = (config.outbound.bounce_address or config.server.address).rpartition("@")
     return f"{local}+{stream}@{domain}"
-
-
-def stream_of_envelope(config: Config, address: str) -> str | None:
-    """The stream an envelope sender of `envelope_sender` names (a bounce's recipient), else None."""
-    for stream in (SUBSCRIBED, "transactional"):
-        if address.strip("<>").lower() == envelope_sender(config, stream).lower():
-            return stream
-    return None
 
 
 def prepare(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datetime) -> list[Outgoing]:
@@ -114,3 +106,12 @@ def _tell(db: Database, mail: Outgoing, reader: str, now: datetime) -> Outgoing:
 
 
 _BODY = re.compile(r"<body[^>]*>")
+
+
+def summary(db: Database, since: datetime | None = None) -> dict[str, str]:
+    """Each stream's mail sent `since` then (None: ever) and what came back about it, in words (for
+    `pbm outbox` and `pbm doctor`)."""
+    counts = subscriptions.counts(db, since)
+    return {stream: ", ".join(f"{word} {counts.get((stream, kind), 0)}" for kind, word in (
+        ("sent", "sent"), ("bounce", "bounced"), ("complaint", "complaints"), ("unsubscribe", "unsubscribed")))
+        for stream in STREAMS}

@@ -96,7 +96,7 @@ def _records(config: Config, lookup: Lookup) -> Iterator[str]:
 
 def _dkim(config: Config, lookup: Lookup, from_domain: str) -> Iterator[str]:
     out = config.outbound
-    domain = (out.dkim_domain or from_domain).lower()
+    domain = signing.domain(config).lower()
     if not out.dkim_selector:
         yield ("mail is not DKIM-signed: make a key with pbm dkim new SELECTOR, set [outbound] "
                "dkim_selector = \"SELECTOR\" and publish the record it prints")

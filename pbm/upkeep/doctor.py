@@ -291,18 +291,19 @@ def _streams(config: Config, user: User) -> Iterator[str]:
         return
     from pbm.model.db import Database
     from pbm.model.players import subscriptions
+    from pbm.outbox import streams
+    since = clock.now() - timedelta(days=30)
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout)
+        db = Database(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout))
         try:
-            counts = subscriptions.counts(Database(db), clock.now() - timedelta(days=30))
+            counts, said = subscriptions.counts(db, since), streams.summary(db, since)
         finally:
             db.close()
     except sqlite3.Error:               # an older schema: pbm migrates it when it next opens it
         return
-    for stream in ("transactional", "subscribed"):
+    for stream, words in said.items():
         sent, complaints = counts.get((stream, "sent"), 0), counts.get((stream, "complaint"), 0)
-        line = (f"{stream} mail in 30 days: sent {sent}, bounced {counts.get((stream, 'bounce'), 0)}, "
-                f"complaints {complaints}, unsubscribed {counts.get((stream, 'unsubscribe'), 0)}")
+        line = f"{stream} mail in 30 days: {words}"
         if sent and complaints / sent >= COMPLAINT_RATE:
             yield (f"{line}: the complaint rate {complaints / sent:.1%} is past {COMPLAINT_RATE:.1%}, "
                    f"above which Gmail refuses mail; find what readers mark as spam")
