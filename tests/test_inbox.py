@@ -140,6 +140,8 @@ def test_every_mail_signed_subscribed_mail_unsubscribed_by_one_post_and_by_one_m
     server = site.env.start_server(PBM_NOW=NOW.isoformat())    # its timers: the day's digest is sent
     try:
         assert post(url[:-1] + ("a" if url[-1] != "a" else "b")) == 404
+        with urllib.request.urlopen(url, timeout=30) as page:     # a GET (a link scanner) changes nothing
+            assert page.status == 200 and '<form method="post">' in page.read().decode()
         assert '"subscribed": "off"' not in site.prefs("bob")
         assert post(url) == 200 and '"subscribed": "off"' in site.prefs("bob")
         assert post(url) == 200         # idempotent
