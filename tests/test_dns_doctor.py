@@ -55,3 +55,12 @@ def test_doctor_dns_names_what_is_missing_and_a_key_that_does_not_match(pbm_env:
     assert f'no SPF record for {DOMAIN} (the envelope senders\' domain): publish {DOMAIN}. IN TXT "v=spf1 ip4:{IP} -all"' in flat
     assert f"no DKIM key at s2026._domainkey.{DOMAIN}: publish s2026._domainkey.{DOMAIN}. IN TXT" in flat
     assert f"no MX record for {DOMAIN}" in flat and f"no PTR record for {IP}" in flat, said
+
+
+def test_doctor_says_a_dkim_key_it_cannot_read_stops_the_mail(pbm_env: PbmEnv) -> None:
+    pbm_env.configure(outbound={"dkim_selector": "gone"})
+    result = pbm_env.run("doctor")
+    said = " ".join(result.stdout.decode().split())
+    assert result.returncode == 1
+    assert (f"dkim: the DKIM key of selector gone, {pbm_env.data_dir / 'dkim' / 'gone.pem'}, cannot be "
+            f"read: No such file or directory; nothing is sent until it can be") in said, said

@@ -40,7 +40,9 @@ def prepare(db: Database, config: Config, outgoing: Iterable[Outgoing], now: dat
         return mails
     subscribed = [mail for mail in mails if mail.stream == SUBSCRIBED]
     bounced = _hard_bounced(db, [mail.to for mail in subscribed])
-    off = {mail.reader for mail in subscribed if mail.reader and not subscriptions.wants(db, mail.reader)}
+    readers = {mail.reader for mail in subscribed if mail.reader}
+    off = {reader for reader in readers if not subscriptions.wants(db, reader)}
+    unsubscribe = {reader: _unsubscribe_headers(db, config, reader) for reader in readers - off}
     untold = subscriptions.untold(db, [mail.to for mail in mails])
     kept = []
     for mail in mails:
@@ -48,7 +50,7 @@ def prepare(db: Database, config: Config, outgoing: Iterable[Outgoing], now: dat
             continue
         headers = {"Feedback-ID": _feedback_id(config, mail)}
         if mail.stream == SUBSCRIBED and mail.reader:
-            headers.update(_unsubscribe_headers(db, config, mail.reader))
+            headers.update(unsubscribe[mail.reader])
         mail = replace(mail, headers={**mail.headers, **headers})
         reader = untold.pop(mail.to.lower(), None)
         if reader is not None:

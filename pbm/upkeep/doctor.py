@@ -188,6 +188,27 @@ def _relay(config: Config, user: User) -> Iterator[str]:
                f"{', username and password' if out.username else ''}")
 
 
+def _dkim(config: Config, user: User) -> Iterator[str]:
+    """The DKIM keys can be read, by the user pbm runs as too: without them nothing is sent
+    (pbm.outbox.signing).  Their DNS records: `pbm doctor --dns`."""
+    out = config.outbound
+    if not out.dkim_selector:
+        yield (f"{NOTE}replies are not DKIM-signed: pbm dkim new SELECTOR makes a key (docs/operating.md, "
+               f"\"Getting into the inbox\")")
+        return
+    from pbm.outbox import signing
+    try:
+        signing.Signer(config)
+    except signing.KeyProblem as e:
+        yield f"{e}; nothing is sent until it can be"
+        return
+    for selector, path in ((out.dkim_selector, out.dkim_key), (out.dkim_ed25519_selector, out.dkim_ed25519_key)):
+        path = signing.key_path(config, selector, path) if selector else None
+        if path and (why := user.cannot(lambda: open(path, "rb").close())):
+            yield (f"user {user.name} cannot read the DKIM key {path} ({reach.describe(path)}): {why}; "
+                   f"chown {user.name}: {path}; chmod 600 {path}")
+
+
 def _templates(config: Config, user: User) -> Iterator[str]:
     try:
         from pbm.outbox import compose
@@ -319,6 +340,7 @@ CHECKS: list[tuple[str, Check]] = [
     ("file modes", _file_modes),
     ("database", _database),
     ("relay", _relay),
+    ("dkim", _dkim),
     ("templates", _templates),
     ("lmtp", _lmtp),
     ("replica", _replica),
