@@ -307,6 +307,10 @@ def _outages(config: Config, user: User) -> Iterator[str]:
 def _streams(config: Config, user: User) -> Iterator[str]:
     """Bounces and complaints of the last 30 days per stream (pbm.outbox.streams): a problem past
     the complaint rate Gmail tolerates, 0.3%, a note below it."""
+    if not config.web.base_url.startswith("https://"):
+        yield (("" if config.outbound.mode == "smtp" else NOTE)
+               + "subscribed mail offers no one-click unsubscribe (RFC 8058), which Gmail wants of a "
+                 "sender of 5,000 mails a day: serve the pages ([web] listen) on an https:// base_url")
     path = config.data_dir / "pbm.sqlite3"
     if not path.exists():
         return
