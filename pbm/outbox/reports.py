@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import Message
+from email.utils import collapse_rfc2231_value
 
 from pbm.config import Config
 from pbm.mail import reading
@@ -38,7 +39,7 @@ def read(msg: Message) -> Report | None:
     good or a feedback report; None for anything else (a delay, a success, a report it cannot read)."""
     if msg.get_content_type() != "multipart/report":
         return None
-    kind = str(msg.get_param("report-type", "")).lower()
+    kind = collapse_rfc2231_value(msg.get_param("report-type", "")).lower()
     original = _original_id(msg)
     if not original:
         return None
@@ -46,7 +47,10 @@ def read(msg: Message) -> Report | None:
         for part in msg.walk():
             if part.get_content_type() != "message/delivery-status":
                 continue
-            for fields in part.get_payload()[1:]:       # the first block is about the message
+            blocks = part.get_payload()
+            for fields in blocks[1:] if isinstance(blocks, list) else ():  # the first: the message's
+                if not isinstance(fields, Message):
+                    continue
                 action, status = str(fields.get("Action", "")).strip().lower(), str(fields.get("Status", "")).strip()
                 recipient = str(fields.get("Final-Recipient", "")).partition(";")[2].strip()
                 if action == "failed" and status.startswith("5") and recipient:
@@ -57,7 +61,8 @@ def read(msg: Message) -> Report | None:
         for part in msg.walk():
             if part.get_content_type() == "message/feedback-report":
                 payload = part.get_payload()
-                fields = payload[0] if isinstance(payload, list) and payload else part
+                fields = payload[0] if isinstance(payload, list) and payload and isinstance(
+                    payload[0], Message) else part
                 feedback = " ".join(str(fields.get("Feedback-Type", "abuse")).split())
                 return Report("complaint", original, "", f"ARF {feedback}"[:300])
     return None
@@ -67,9 +72,10 @@ def _original_id(msg: Message) -> str:
     """The Message-ID of the returned message (its whole text, or only its header)."""
     for part in msg.walk():
         kind = part.get_content_type()
-        if kind == "message/rfc822" and isinstance(part.get_payload(), list):
-            found = part.get_payload()[0].get("Message-ID", "")
-        elif kind == "text/rfc822-headers":
+        payload = part.get_payload()
+        if kind == "message/rfc822" and isinstance(payload, list) and payload and isinstance(payload[0], Message):
+            found = payload[0].get("Message-ID", "")
+        elif kind == "text/rfc822-headers" and not part.is_multipart():
             found = message_from_bytes(part.get_payload(decode=True) or b"", policy=policy.compat32).get(
                 "Message-ID", "")
         else:
