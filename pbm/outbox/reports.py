@@ -51,7 +51,8 @@ def read(msg: Message) -> Report | None:
             for fields in blocks[1:] if isinstance(blocks, list) else ():  # the first: the message's
                 if not isinstance(fields, Message):
                     continue
-                action, status = str(fields.get("Action", "")).strip().lower(), str(fields.get("Status", "")).strip()
+                action = str(fields.get("Action", "")).strip().lower()
+                status = str(fields.get("Status", "")).strip()
                 recipient = str(fields.get("Final-Recipient", "")).partition(";")[2].strip()
                 if action == "failed" and status.startswith("5") and recipient:
                     diagnostic = " ".join(str(fields.get("Diagnostic-Code", "")).split())
@@ -73,7 +74,8 @@ def _original_id(msg: Message) -> str:
     for part in msg.walk():
         kind = part.get_content_type()
         payload = part.get_payload()
-        if kind == "message/rfc822" and isinstance(payload, list) and payload and isinstance(payload[0], Message):
+        if kind == "message/rfc822" and isinstance(payload, list) and payload and isinstance(
+                payload[0], Message):
             found = payload[0].get("Message-ID", "")
         elif kind == "text/rfc822-headers" and not part.is_multipart():
             found = message_from_bytes(part.get_payload(decode=True) or b"", policy=policy.compat32).get(
@@ -99,7 +101,8 @@ def record(db: Database, config: Config, report: Report, now: datetime) -> str:
                         reason=f"bounced: {report.detail}", stream=stream)
         return f"bounce of reply {row_id} ({stream}) counted"
     users = subscriptions.complained(db, now, stream, recipient, row_id, report.detail)
-    return f"complaint about reply {row_id} ({stream}) counted; subscribed mail off for {', '.join(users) or 'nobody'}"
+    return (f"complaint about reply {row_id} ({stream}) counted; subscribed mail off for "
+            f"{', '.join(users) or 'nobody'}")
 
 
 def unsubscribe_token(config: Config, msg: Message, rcpt_tos: Sequence[str]) -> str | None:

@@ -45,18 +45,16 @@ class Signer:
     """The signatures of one configuration: its keys, read once."""
 
     def __init__(self, config: Config):
-        out = config.outbound
         self.domain = domain(config).encode()
-        self.keys = [_load(key_path(config, selector, path), selector)
-                     for selector, path in ((out.dkim_selector, out.dkim_key),
-                                            (out.dkim_ed25519_selector, out.dkim_ed25519_key)) if selector]
+        self.keys = [_load(path, selector) for selector, path in configured(config)]
 
     def sign(self, raw: bytes) -> bytes:
         """`raw` with a DKIM-Signature for each key in front (as it is without keys)."""
         headers = b""
         for key in self.keys:
-            headers += dkim.sign(raw, key.selector, self.domain, key.private, canonicalize=(b"relaxed", b"relaxed"),
-                                 signature_algorithm=key.algorithm, include_headers=_present(raw))
+            headers += dkim.sign(raw, key.selector, self.domain, key.private,
+                                 canonicalize=(b"relaxed", b"relaxed"), signature_algorithm=key.algorithm,
+                                 include_headers=_present(raw))
         return headers + raw
 
 
@@ -75,6 +73,14 @@ def _present(raw: bytes) -> list[bytes]:
 def domain(config: Config) -> str:
     """The signing domain: `[outbound] dkim_domain`, else the From's."""
     return config.outbound.dkim_domain or config.server.address.rpartition("@")[2]
+
+
+def configured(config: Config) -> list[tuple[str, Path]]:
+    """(selector, key file) of each signature configured: the RSA (or Ed25519) one, the Ed25519 one."""
+    out = config.outbound
+    return [(selector, key_path(config, selector, path))
+            for selector, path in ((out.dkim_selector, out.dkim_key),
+                                   (out.dkim_ed25519_selector, out.dkim_ed25519_key)) if selector]
 
 
 def key_path(config: Config, selector: str, path: Path | None) -> Path:
@@ -127,7 +133,8 @@ def _read(path: Path, selector: str) -> bytes:
     try:
         return path.read_bytes()
     except OSError as e:
-        raise KeyProblem(f"the DKIM key of selector {selector}, {path}, cannot be read: {e.strerror}") from None
+        raise KeyProblem(f"the DKIM key of selector {selector}, {path}, cannot be read: "
+                         f"{e.strerror}") from None
 
 
 def dns_record(path: Path, selector: str, domain: str) -> str:

@@ -114,6 +114,7 @@ def summary(db: Database, since: datetime | None = None) -> dict[str, str]:
     """Each stream's mail sent `since` then (None: ever) and what came back about it, in words (for
     `pbm outbox` and `pbm doctor`)."""
     counts = subscriptions.counts(db, since)
-    return {stream: ", ".join(f"{word} {counts.get((stream, kind), 0)}" for kind, word in (
-        ("sent", "sent"), ("bounce", "bounced"), ("complaint", "complaints"), ("unsubscribe", "unsubscribed")))
-        for stream in STREAMS}
+    words = (("sent", "sent"), ("bounce", "bounced"), ("complaint", "complaints"),
+             ("unsubscribe", "unsubscribed"))
+    return {stream: ", ".join(f"{word} {counts.get((stream, kind), 0)}" for kind, word in words)
+            for stream in STREAMS}

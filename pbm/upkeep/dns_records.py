@@ -17,6 +17,7 @@ import dns.resolver
 import dns.reversename
 
 from pbm.config import Config
+from pbm.mail.messages import TRANSACTIONAL
 from pbm.outbox import signing
 from pbm.outbox.streams import envelope_sender
 
@@ -66,10 +67,9 @@ def _lookup(nameserver: str | None) -> Lookup:
 
 
 def _records(config: Config, lookup: Lookup) -> Iterator[str]:
-    out = config.outbound
     from_domain = config.server.address.rpartition("@")[2].lower()
-    envelope_domain = envelope_sender(config, "transactional").rpartition("@")[2].lower()
-    ip = out.sending_ip
+    envelope_domain = envelope_sender(config, TRANSACTIONAL).rpartition("@")[2].lower()
+    ip = config.outbound.sending_ip
     spf = [text for text in lookup(envelope_domain, "TXT") if text.lower().startswith("v=spf1")]
     mechanism = f"ip{ipaddress.ip_address(ip).version}:{ip}" if ip else "ip4:YOUR.SENDING.ADDRESS"
     if not spf:
@@ -95,19 +95,15 @@ def _records(config: Config, lookup: Lookup) -> Iterator[str]:
 
 
 def _dkim(config: Config, lookup: Lookup, from_domain: str) -> Iterator[str]:
-    out = config.outbound
     domain = signing.domain(config).lower()
-    if not out.dkim_selector:
+    if not config.outbound.dkim_selector:
         yield ("mail is not DKIM-signed: make a key with pbm dkim new SELECTOR, set [outbound] "
                "dkim_selector = \"SELECTOR\" and publish the record it prints")
         return
-    if not (domain == from_domain or domain.endswith("." + from_domain) or from_domain.endswith("." + domain)):
+    if not (domain == from_domain or domain.endswith(f".{from_domain}") or from_domain.endswith(f".{domain}")):
         yield (f"[outbound] dkim_domain {domain} is not aligned with the From's domain {from_domain}, so "
                f"DMARC does not count the signature: set dkim_domain = \"{from_domain}\"")
-    for selector, path in ((out.dkim_selector, out.dkim_key), (out.dkim_ed25519_selector, out.dkim_ed25519_key)):
-        if not selector:
-            continue
-        path = signing.key_path(config, selector, path)
+    for selector, path in signing.configured(config):
         try:
             kind, public = signing.public_value(path, selector)
             record = signing.dns_record(path, selector, domain)
@@ -148,6 +144,7 @@ def _ptr(ip: str, lookup: Lookup) -> Iterator[str]:
     kind = "A" if ipaddress.ip_address(ip).version == 4 else "AAAA"
     if not any(ipaddress.ip_address(ip) == ipaddress.ip_address(found)
                for name in names for found in lookup(name, kind)):
-        yield f"the PTR of {ip} names {names[0]}, whose {kind} record is not {ip}: publish {names[0]}. IN {kind} {ip}"
+        yield (f"the PTR of {ip} names {names[0]}, whose {kind} record is not {ip}: publish "
+               f"{names[0]}. IN {kind} {ip}")
     else:
         yield f"{NOTE}PTR of {ip}: {names[0]}"

@@ -191,8 +191,7 @@ def _relay(config: Config, user: User) -> Iterator[str]:
 def _dkim(config: Config, user: User) -> Iterator[str]:
     """The DKIM keys can be read, by the user pbm runs as too: without them nothing is sent
     (pbm.outbox.signing).  Their DNS records: `pbm doctor --dns`."""
-    out = config.outbound
-    if not out.dkim_selector:
+    if not config.outbound.dkim_selector:
         yield (f"{NOTE}replies are not DKIM-signed: pbm dkim new SELECTOR makes a key (docs/operating.md, "
                f"\"Getting into the inbox\")")
         return
@@ -202,9 +201,8 @@ def _dkim(config: Config, user: User) -> Iterator[str]:
     except signing.KeyProblem as e:
         yield f"{e}; nothing is sent until it can be"
         return
-    for selector, path in ((out.dkim_selector, out.dkim_key), (out.dkim_ed25519_selector, out.dkim_ed25519_key)):
-        path = signing.key_path(config, selector, path) if selector else None
-        if path and (why := user.cannot(lambda: open(path, "rb").close())):
+    for _selector, path in signing.configured(config):
+        if why := user.cannot(lambda: open(path, "rb").close()):
             yield (f"user {user.name} cannot read the DKIM key {path} ({reach.describe(path)}): {why}; "
                    f"chown {user.name}: {path}; chmod 600 {path}")
 

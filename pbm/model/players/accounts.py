@@ -230,7 +230,7 @@ PREFERENCES = {
     "board_faces": ("hanja", "hangul"),             # Janggi's pieces in the picture of the board
     "autoleave": ("off", "on"),                     # on: a vacation day is spent instead of a time-out
     "digest": ("off", "daily"),                     # daily: a mail of the games waiting (pbm.commands.timing.digest)
-    "subscribed": ("on", "off"),                    # off: no subscribed mail (pbm.model.players.subscriptions)
+    "subscribed": ("on", "off"),                    # off: no subscribed mail (players.subscriptions)
 }
 
 
