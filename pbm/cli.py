@@ -1,4 +1,5 @@
-"""The `pbm` command: serve, web, deliver, poll, outbox, inbound, user, timers, doctor, export, backup.
+"""The `pbm` command: serve, web, deliver, poll, outbox, inbound, user, timers, doctor, dkim, export,
+backup.
 
 Exit codes follow sysexits.h, as MTAs expect of a delivery program (`pbm deliver`:
 pbm.runners.deliver).  Logs go to stderr and name messages by Message-ID, never by subject or
@@ -168,7 +169,17 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--user", metavar="USER",
                         help="check as USER, who runs pbm (the MTA pipe's user=, cron, pbm serve); "
                              "needs root (default: the user running pbm doctor)")
+    doctor.add_argument("--dns", action="store_true",
+                        help="also look up the DNS records mail needs: SPF, DKIM, DMARC, MX, PTR")
+    doctor.add_argument("--nameserver", metavar="HOST[:PORT]",
+                        help="for --dns: ask this DNS server (default: the system's resolvers)")
     doctor.set_defaults(run=_doctor)
+
+    dkim = sub.add_parser("dkim", help="new SELECTOR: make a DKIM key and print the DNS record to publish")
+    dkim.add_argument("action", choices=["new"])
+    dkim.add_argument("selector", metavar="SELECTOR")
+    dkim.add_argument("--ed25519", action="store_true", help="an Ed25519 key (RFC 8463) instead of RSA 2048")
+    dkim.set_defaults(run=_dkim)
 
     export = sub.add_parser("export", help="games, moves, players and ratings as CSV or JSON, and "
                                            "every finished game as PGN")
@@ -271,7 +282,27 @@ def _doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
     if not isinstance(config, Config):
         doctor.unreadable(config, user)
         return 1
-    return EX_OK if doctor.run(config, user=user) else 1
+    more = []
+    if args.dns:
+        from pbm.upkeep import dns_records
+        more.append(("dns", dns_records.check(args.nameserver)))
+    return EX_OK if doctor.run(config, user=user, more=more) else 1
+
+
+def _dkim(config: Config, args: argparse.Namespace) -> int:
+    """`pbm dkim new SELECTOR`: the key in data_dir/dkim/SELECTOR.pem, and what to do with it."""
+    from pbm.outbox import signing
+
+    path = signing.key_path(config, args.selector, None)
+    try:
+        signing.new_key(path, args.ed25519)
+    except FileExistsError:
+        print(f"pbm: {path} exists (its record may be published): choose another selector", file=sys.stderr)
+        return EX_USAGE
+    print(f"made {path}; publish this record, then set [outbound] "
+          f"{'dkim_ed25519_selector' if args.ed25519 else 'dkim_selector'} = \"{args.selector}\":\n"
+          f"{signing.dns_record(path, args.selector, signing.domain(config))}")
+    return EX_OK
 
 
 def _serve(config: Config, args: argparse.Namespace) -> int:
@@ -330,6 +361,8 @@ def _outbox(config: Config, args: argparse.Namespace) -> int:
     counts = queue.counts(db)
     print(", ".join(f"{status} {counts.get(status, 0)}"
                     for status in ("queued", "sending", "sent", "failed")))
+    from pbm.outbox import streams
+    print("\n".join(f"{stream}: {line}" for stream, line in streams.summary(db).items()))
     rows = queue.listing(db, args.status, args.limit)
     if rows:
         print(f"{'ID':>6}  {'STATUS':<7} {'TRIES':>5}  {'WHEN (UTC)':<19}  {'TO':<30}  SUBJECT")

@@ -9,6 +9,7 @@ every key.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import secrets
 import tomllib
@@ -96,6 +97,14 @@ class OutboundSection:
     retry_base: float = 60.0            # first retry after this many seconds, then doubling ...
     retry_max: float = 3600.0           # ... up to this many seconds between attempts ...
     give_up_after: float = 5 * 86400.0  # ... and failed for good this long after it was queued
+    # Getting into the inbox (pbm.outbox.streams, pbm.outbox.signing, docs/operating.md)
+    bounce_address: str = ""            # envelope sender, +STREAM tagged; "" = [server] address
+    dkim_selector: str = ""             # DKIM rsa-sha256 (or Ed25519) signature; "" = no signature
+    dkim_key: Path | None = None        # its private key (PEM); default data_dir/dkim/SELECTOR.pem
+    dkim_domain: str = ""               # the signature's d=; "" = the domain of [server] address
+    dkim_ed25519_selector: str = ""     # a second signature, ed25519-sha256 (RFC 8463); "" = none
+    dkim_ed25519_key: Path | None = None    # default data_dir/dkim/SELECTOR.pem
+    sending_ip: str = ""                # the public IP mail leaves from: `pbm doctor --dns` checks its PTR
 
 
 @dataclass(frozen=True)
@@ -280,6 +289,9 @@ def _check(config: Config, path: object) -> None:
         raise ConfigError(f"{path}: [lmtp] socket_mode must be a file mode such as 0o660")
     if config.smtp.max_message_size < 1024:
         raise ConfigError(f"{path}: [smtp] max_message_size must be at least 1024 bytes")
+    if config.outbound.sending_ip and not _is_ip(config.outbound.sending_ip):
+        raise ConfigError(f"{path}: [outbound] sending_ip must be an IP address, not "
+                          f"{config.outbound.sending_ip!r}")
     if not 0 <= config.clocks.digest_hour <= 23:
         raise ConfigError(f"{path}: [clocks] digest_hour must be an hour of the day, 0 to 23")
     if config.clocks.outage_after <= 0:
@@ -299,6 +311,14 @@ def _check(config: Config, path: object) -> None:
             config.web.base_url == "" or config.web.base_url.startswith(("http://", "https://"))):
         raise ConfigError(f"{path}: [web] listen and base_url go together, base_url an http:// or "
                           f"https:// URL (the pages as players reach them)")
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _split_listen(listen: str) -> tuple[str, int]:

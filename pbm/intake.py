@@ -48,7 +48,7 @@ from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.players import accounts
 from pbm.model.server import heartbeats, sealed
 from pbm.model.db import Database, parse_timestamp, timestamp, transaction
-from pbm.outbox import queue
+from pbm.outbox import queue, reports
 from pbm.upkeep import health
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,8 @@ class Arrival:
     fresh: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # found right by scrypt just now
     record: bytes = field(default=b"", repr=False)  # what is stored of it at once: reading.unread
     reached: str | None = None          # when it reached the trusted MX (a timestamp), if it says
+    report: reports.Report | None = None    # the bounce or complaint it reports (pbm.outbox.reports)
+    unsubscribe: str | None = None      # the token of a one-click unsubscribe's mailto: (RFC 8058)
 
 
 def prepare(db: Database, config: Config, delivery: Delivery, now: datetime | None = None) -> Arrival:
@@ -216,7 +218,9 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
         raw = reading.header_block(raw)     # keep what identifies it, not the megabytes
     msg = reading.parse(raw)
     mail_from, rcpt_tos = delivery.mail_from, tuple(delivery.rcpt_tos)
-    automatic = reading.automatic_reason(msg, mail_from, config.server.address)
+    unsubscribe = reports.unsubscribe_token(config, msg, rcpt_tos)
+    automatic = ("unsubscribe request (RFC 8058)" if unsubscribe else
+                 reading.automatic_reason(msg, mail_from, config.server.address))
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
     if message is not None and (config.security.authserv_id or config.security.require_dmarc):
         verified = bool(config.security.authserv_id) and authresults.vouched(
@@ -230,7 +234,9 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
                    mail_from, rcpt_tos, reading.author(msg, mail_from)[1] or None, automatic, message,
                    reading.kept_headers(msg) if message else (),
                    record=reading.unread(raw, registry.VOCABULARY, parse.MASK),
-                   reached=timestamp(reached) if reached else None)
+                   reached=timestamp(reached) if reached else None,
+                   report=reports.read(msg) if automatic and not too_large else None,
+                   unsubscribe=unsubscribe)
 
 
 def check_passwords(db: Database, config: Config, arrival: Arrival, quick: bool = False,
@@ -268,6 +274,11 @@ def _record(db: Database, config: Config, arrival: Arrival, now: datetime, step:
                             "('queued', 'sending') ORDER BY id", [earlier]).fetchall()
         return IntakeResult("duplicate", earlier, tuple(row[0] for row in unsent), key)
     if arrival.automatic:
+        done = (reports.unsubscribed(db, config, arrival.unsubscribe, now) if arrival.unsubscribe else
+                reports.record(db, config, arrival.report, now) if arrival.report else None)
+        if done:
+            db.execute("UPDATE inbound SET detail = ? WHERE id = ?", [f"{arrival.automatic}: {done}",
+                                                                     inbound_id])
         return IntakeResult("automatic", inbound_id, key=key)
     if arrival.too_large:
         reply = _notice(config, sender, key, TOO_LARGE.format(

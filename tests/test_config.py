@@ -46,7 +46,9 @@ def test_the_example_file_documents_every_key_with_its_default(tmp_path: Path) -
         assert documented == set(vars(getattr(defaults, section))), section
         if section != "outbound":
             assert getattr(config, section) == getattr(defaults, section), section
-    assert replace(config.outbound, maildir=None) == defaults.outbound
+    # the key files' examples are where `pbm dkim new` puts them: data_dir/dkim/SELECTOR.pem
+    assert replace(config.outbound, maildir=None, dkim_key=None, dkim_ed25519_key=None) == defaults.outbound
+    assert config.outbound.dkim_key == config.data_dir / "dkim" / "pbm2026.pem"
     assert config.outbox_maildir == defaults.outbox_maildir
 
 

@@ -45,9 +45,9 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     send(pbm_env, "signup bob Hunter22 lang=zh-Hant notation=chinese-traditional", "bob")
     assert pbm_env.query("SELECT id, preferences FROM users ORDER BY id") == [
         ("alice", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "digest": "off", '
-                  '"lang": "zh-Hans", "notation": "chinese"}'),
+                  '"lang": "zh-Hans", "notation": "chinese", "subscribed": "on"}'),
         ("bob", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "digest": "off", '
-                '"lang": "zh-Hant", "notation": "chinese-traditional"}')]
+                '"lang": "zh-Hant", "notation": "chinese-traditional", "subscribed": "on"}')]
     mails = send(pbm_env, "xiangqi challenge alice bob", "alice")
     assert mails["bob"]["Subject"] == "New Xiangqi Board 101 alice"
     assert "輪到 alice 走棋。" in body(mails["bob"])

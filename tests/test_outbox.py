@@ -35,7 +35,8 @@ def test_starttls_and_auth(relay_env, certificate) -> None:
     assert (status, attempts, error) == ("sent", 1, None)
     assert relay.logins == [RELAY_USER.encode()]
     mail_from, rcpt_tos, data = relay.accepted[0]
-    assert (mail_from, rcpt_tos) == (env.address, ["alice@example.org"])
+    # the envelope sender of the answer's stream (pbm.outbox.streams)
+    assert (mail_from, rcpt_tos) == (env.address.replace("@", "+transactional@"), ["alice@example.org"])
     [(raw,)] = env.query("SELECT raw FROM outbox_bodies ORDER BY id LIMIT 1")
     assert data == raw                  # the stored bytes, exactly
     assert RELAY_PASSWORD.encode() not in result.stderr

@@ -20,11 +20,15 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
+import dkim
 import pytest
+from support.dns_stub import StubDNS, dkim_record
 from support.postfix import WAIT, Postfix, base_folder
 from support.postoffice import PASSWORDS
 from support.processes import free_port, toml, wait_until, wire
 from support.users import system_user, user_python
+
+from pbm.outbox import signing
 
 pytestmark = pytest.mark.slow   # a real Postfix, real processes
 
@@ -68,12 +72,14 @@ class Install:
         self.config = root / "pbm.toml"
         self.data = data or root / "var"        # made by pbm on first use
 
-    def configure(self, address: str, outbound_port: int, **sections: dict) -> None:
-        """pbm.toml: the address, replies back to Postfix, a short busy_timeout (the locked case)."""
+    def configure(self, address: str, outbound_port: int, outbound: dict | None = None, **sections: dict) -> None:
+        """pbm.toml: the address, replies back to Postfix (with `outbound`'s keys too), a short
+        busy_timeout (the locked case)."""
         self.config.write_text(toml({
             "server": {"address": address, "name": "pbm test"},
             "storage": {"data_dir": str(self.data), "busy_timeout": 2.0},
-            "outbound": {"mode": "smtp", "host": "127.0.0.1", "port": outbound_port}, **sections}))
+            "outbound": {"mode": "smtp", "host": "127.0.0.1", "port": outbound_port, **(outbound or {})},
+            **sections}))
         self.config.chmod(0o600)
         os.chown(self.config, self.user.pw_uid, self.user.pw_gid)
 
@@ -107,8 +113,9 @@ def mta() -> Iterator[Site]:
                            MISPLACED_ADDRESS: "pbmmisplaced:",
                            **{address: "pbmold:" for address in OLD_ADDRESSES}},
                           ["pbm.test", "lmtp.test"])
-        postfix.mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-        pipe.configure(PIPE_ADDRESS, postfix.port)
+        postfix.mailboxes("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan",
+                          "judy", "kate")
+        pipe.configure(PIPE_ADDRESS, postfix.port, outbound=dkim_keys(pipe), clocks={"digest_hour": 0})
         misplaced.configure(PIPE_ADDRESS, postfix.port)
         lmtp.configure(LMTP_ADDRESS, postfix.port, lmtp={"socket": str(postfix.queue / "pbm" / "lmtp.sock")},
                        smtp={"listen": f"127.0.0.1:{free_port()}"})
@@ -120,6 +127,19 @@ def mta() -> Iterator[Site]:
         if postfix is not None:
             postfix.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+def dkim_keys(install: Install) -> dict[str, str]:
+    """An RSA and an Ed25519 key in the installation's folder, its user's, and the keys that sign
+    with them."""
+    folder = install.root / "dkim"
+    folder.mkdir(mode=0o700)
+    for name, ed25519 in (("rsa", False), ("ed", True)):
+        signing.new_key(folder / f"{name}.pem", ed25519)
+    for path in (folder, *folder.iterdir()):
+        os.chown(path, install.user.pw_uid, install.user.pw_gid)
+    return {"dkim_selector": "pf2026", "dkim_key": str(folder / "rsa.pem"),
+            "dkim_ed25519_selector": "pf2026e", "dkim_ed25519_key": str(folder / "ed.pem")}
 
 
 def message(subject: str, sender: str, to: str, body: str = "", **headers: str) -> EmailMessage:
@@ -348,3 +368,45 @@ def doctor_line(install: Install) -> str:
     result = subprocess.run([install.python, "-m", "pbm", "--config", str(install.config), "doctor",
                              "--user", install.user.pw_name], capture_output=True, text=True)
     return next(line for line in result.stdout.splitlines() if line.startswith("lmtp:"))
+
+
+def test_every_kind_of_mail_arrives_through_postfix_with_good_dkim_signatures(mta):
+    """Answers, board mails, an observer's mails, a digest, an end-of-game notice: each signed
+    twice by pbm as it leaves, and both signatures still good in the Maildir Postfix wrote."""
+    postfix, pipe = mta.postfix, mta.pipe
+    play_game(postfix, PIPE_ADDRESS, "ivan", "judy")
+    send(postfix, message(f"signup kate {PASSWORDS.get('kate', 'kate-Passw0rd9')}", "kate@example.org",
+                          PIPE_ADDRESS), [PIPE_ADDRESS])
+    wait_mails(postfix, "kate", PIPE_ADDRESS, 1)
+    [(board,)] = pipe.query("SELECT max(board) FROM games")
+    for sender, subject, told in (
+            ("kate", f"xiangqi subscribe {board} kate kate-Passw0rd9", "kate"),
+            ("judy", "set judy judy-Passw0rd9 digest=daily", "judy"),
+            ("judy", "xiangqi notify judy judy-Passw0rd9", "judy"),
+            ("ivan", f"xiangqi move {board} ivan ivan-Passw0rd9 h1g3", "kate")):
+        before = len(postfix.mails(told, PIPE_ADDRESS))
+        send(postfix, message(subject, f"{sender}@example.org", PIPE_ADDRESS), [PIPE_ADDRESS])
+        wait_mails(postfix, told, PIPE_ADDRESS, before + 1)
+    before = len(postfix.mails("judy", PIPE_ADDRESS))
+    pipe.as_user("-m", "pbm", "--config", str(pipe.config), "timers", check=True)
+    [*_, digest] = wait_mails(postfix, "judy", PIPE_ADDRESS, before + 1)
+    assert "game is waiting for your move" in digest.get_body(("plain",)).get_content()
+    before += 1
+    send(postfix, message(f"xiangqi resign {board} judy judy-Passw0rd9", "judy@example.org", PIPE_ADDRESS),
+         [PIPE_ADDRESS])
+    wait_mails(postfix, "judy", PIPE_ADDRESS, before + 2)   # the game's end, and the notice
+    dns = StubDNS({(f"{selector}._domainkey.pbm.test", "TXT"): [dkim_record(pipe.root / "dkim" / name)]
+                   for selector, name in (("pf2026", "rsa.pem"), ("pf2026e", "ed.pem"))})
+    try:
+        kinds = set()
+        for name in ("ivan", "judy", "kate"):
+            for path in postfix.maildir(name):
+                wire_bytes = path.read_bytes().replace(b"\n", b"\r\n")
+                checked = dkim.DKIM(wire_bytes)
+                assert checked.verify(idx=0, dnsfunc=dns.txt) and checked.verify(idx=1, dnsfunc=dns.txt), path
+                mail = email.message_from_bytes(wire_bytes)
+                kinds.add((str(mail["Feedback-ID"]).split(":")[0], bool(mail["List-Unsubscribe"])))
+                assert b"Return-Path: <pbm+" in wire_bytes      # the stream's envelope sender
+        assert kinds == {("transactional", False), ("subscribed", True)}
+    finally:
+        dns.close()

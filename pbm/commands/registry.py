@@ -106,8 +106,8 @@ COMMANDS: list[Command] = [
             max_args=3, passwords=(1, 2), checks_password=False),
     Command("set", "USERID PASSWORD NAME=VALUE...", N_("preferences: board=own|red|off|svg, "
             "notation=..., lang=en|zh-Hans|zh-Hant|ko, board_faces=hanja|hangul, autoleave=off|on, "
-            "digest=off|daily"),
-            account.set_preferences, game=False, min_args=3, max_args=2 + 6, passwords=(1,),
+            "digest=off|daily, subscribed=on|off"),
+            account.set_preferences, game=False, min_args=3, max_args=2 + 7, passwords=(1,),
             details=N_("board=own (the default) draws every board from your own side, Black's "
                     "turned; board=red always from the first player's side; board=off leaves the "
                     "board out of game mails; board=svg draws it from your side in SVG, for a mail "
@@ -121,7 +121,9 @@ COMMANDS: list[Command] = [
                     "you have a vacation day left this year, one is spent instead of the game. "
                     "digest=daily: one mail a day listing the games waiting for your move, the "
                     "least time first. Moves may be written in any notation the "
-                    "game reads, whatever you choose here.")),
+                    "game reads, whatever you choose here. subscribed=off: none of the mail you "
+                    "subscribed to (digests, reminders, end-of-game notices, the games you observe, "
+                    "tournament news); the mail of your own games goes on.")),
     Command("change address", "USERID PASSWORD ADDRESS...", N_("replace your addresses (the first gets the mail)"),
             account.change_address, game=False, min_args=3, max_args=2 + 5, passwords=(1,)),
     Command("vacation", "USERID PASSWORD DAYS|off", N_("stop all your clocks for up to DAYS days "

@@ -7,6 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The two streams of mail (docs/operating.md, "Getting into the inbox"): what a reader asked for by a
+# command of theirs (their own game's mails, answers, codes), and what they subscribed to (digests,
+# reminders, end-of-game notices, the games they observe, tournament news).  Each has its own envelope
+# sender and Feedback-ID; only subscribed mail carries a one-click unsubscribe.
+TRANSACTIONAL = "transactional"
+SUBSCRIBED = "subscribed"
+STREAMS = (TRANSACTIONAL, SUBSCRIBED)
+
 
 @dataclass(frozen=True)
 class Incoming:
@@ -51,3 +59,5 @@ class Outgoing:
     # what the HTML part shows inline, (Content-ID without <>, MIME type, bytes): the board's PNG
     related: tuple[tuple[str, str, bytes | str], ...] = ()   # (Content-ID, type, data or placeholder)
     calendar: str = ""      # an iCalendar object (method=PUBLISH): a player's deadline
+    stream: str = TRANSACTIONAL
+    reader: str = ""        # the user a subscribed mail is for: its unsubscribe names them

@@ -294,6 +294,24 @@ INSERT INTO commits (n) VALUES (0);
 """
 STORAGE = KEYS_FIRST + COMMITS
 
+# Mail that reaches the inbox (pbm.outbox.streams): each reply's stream, and what came back about
+# the mails of each stream -- bounces, complaints (ARF), unsubscriptions -- per address.
+STREAMS = """
+ALTER TABLE outbox ADD COLUMN stream TEXT NOT NULL DEFAULT 'transactional';
+CREATE TABLE stream_reports (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    stream TEXT NOT NULL,               -- of the mail it is about
+    kind TEXT NOT NULL CHECK (kind IN ('bounce', 'complaint', 'unsubscribe')),
+    address TEXT NOT NULL,              -- lower case: where that mail went
+    user_id TEXT,                       -- the reader, when known (an unsubscribe names them)
+    outbox_id INTEGER,                  -- the mail it is about, when known
+    detail TEXT NOT NULL DEFAULT '',
+    told_at TEXT                        -- an unsubscribe or complaint: when the reader's next mail said so
+);
+CREATE INDEX stream_reports_user ON stream_reports (user_id, stream, kind);
+CREATE INDEX stream_reports_untold ON stream_reports (address) WHERE told_at IS NULL;
+"""
 
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
@@ -314,4 +332,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     to_glicko_2,
     REVIEWS,
     TOURNAMENT_DIRECTING,
+    STREAMS,
 ]

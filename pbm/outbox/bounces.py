@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pbm.config import Config
 from pbm.mail.messages import Outgoing
 from pbm.model.db import Database, timestamp
+from pbm.model.players import subscriptions
 from pbm.outbox import queue
 
 
@@ -29,10 +30,13 @@ def refused_addresses(db: Database, addresses: Iterable[str]) -> dict[str, str]:
 
 
 def refused(db: Database, *, config: Config, row_id: int, recipient: str, subject: str,
-            reason: str) -> None:
-    """Count the refusal and queue the notices (inside the outbox's write transaction)."""
+            reason: str, stream: str) -> None:
+    """Count the refusal (for the address, and for the mail's stream) and queue the notices (inside
+    the outbox's write transaction).  A bounce mailed back for a mail that was sent counts alike
+    (pbm.outbox.reports)."""
     now = datetime.now(timezone.utc)
     address = recipient.lower()
+    subscriptions.bounced(db, now, stream, address, row_id, reason)
     db.execute("INSERT INTO bounces (address, failures, first_at, last_at, last_error) "
                "VALUES (?, 1, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
                "failures = failures + 1, last_at = excluded.last_at, last_error = excluded.last_error",

@@ -9,6 +9,7 @@ for the HTML templates (*.html.j2): the mails are plain text, with an HTML part 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -17,7 +18,7 @@ import jinja2
 from jinja2.filters import do_wordwrap
 
 from pbm import i18n
-from pbm.mail.messages import Incoming, Outgoing
+from pbm.mail.messages import SUBSCRIBED, Incoming, Outgoing
 
 
 def load_templates() -> dict[str, str]:
@@ -131,6 +132,22 @@ def notify(to: str, subject: str, body: str, *, root: str | None = None,
                     related=related, calendar=calendar)
 
 
+def subscribed(out: Outgoing, reader: str) -> Outgoing:
+    """`out` as a mail of the subscribed stream, for the user `reader`: sent only while they want
+    that stream, with a one-click unsubscribe (pbm.outbox.streams)."""
+    return replace(out, stream=SUBSCRIBED, reader=reader)
+
+
 def thread_id(server_address: str, variant: str, board: int) -> str:
     """The fixed Message-ID every mail of a game refers to, so that clients keep it in one thread."""
     return f"<{variant}-{board}@{server_address.rpartition('@')[2]}>"
+
+
+def thread_variant(references: tuple[str, ...], server_address: str) -> str:
+    """The game kind of the thread a mail belongs to (`thread_id`'s first part), "" for none."""
+    domain = server_address.rpartition("@")[2]
+    for reference in references:
+        found = re.fullmatch(rf"<([a-z][a-z0-9]*)-\d+@{re.escape(domain)}>", reference)
+        if found:
+            return found[1]
+    return ""

@@ -10,6 +10,7 @@ from pbm.mail.messages import Outgoing
 from pbm.model.db import Database, timestamp
 from pbm.outbox.claims import lease
 from pbm.outbox.render import render
+from pbm.outbox.streams import prepare
 
 # An address the relay refused for good this many times gets no more replies (pbm.outbox.bounces).
 BOUNCING_AFTER = 3
@@ -28,26 +29,26 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     All the replies of a command are written with two statements (their rows, then their bodies),
     up to QUEUED_AT_ONCE at a time."""
     rendered = []
-    for out in outgoing:
+    for out in prepare(db, config, outgoing, now):
         out = replace(out, to=wire_address(out.to))
         rendered.append((out, *render(config, out, now)))
     ids, at, until = [], timestamp(now), timestamp(now + lease(config))
     for start in range(0, len(rendered), QUEUED_AT_ONCE):
         chunk = rendered[start:start + QUEUED_AT_ONCE]
         given = [value for n, (out, message_id, _) in enumerate(chunk)
-                 for value in (message_id, out.to, out.subject, out.to.lower(), n)]
+                 for value in (message_id, out.to, out.subject, out.to.lower(), n, out.stream)]
         numbered = dict(db.execute(
             "INSERT INTO outbox (inbound_id, message_id, recipient, subject, queued_at, "
-            "next_attempt_at, status, last_error, claimed_by, claimed_until, attempts) "
+            "next_attempt_at, status, last_error, claimed_by, claimed_until, attempts, stream) "
             "SELECT ?, message_id, recipient, subject, ?, ?, "
             "CASE WHEN bouncing THEN 'failed' WHEN mine THEN 'sending' ELSE 'queued' END, "
-            "CASE WHEN bouncing THEN ? END, CASE WHEN mine THEN ? END, CASE WHEN mine THEN ? END, mine "
-            "FROM (SELECT r.column1 AS message_id, r.column2 AS recipient, r.column3 AS subject, "
-            "r.column5 AS n, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL "
+            "CASE WHEN bouncing THEN ? END, CASE WHEN mine THEN ? END, CASE WHEN mine THEN ? END, mine, "
+            "stream FROM (SELECT r.column1 AS message_id, r.column2 AS recipient, r.column3 AS subject, "
+            "r.column5 AS n, r.column6 AS stream, coalesce(b.failures >= ?, 0) AS bouncing, ? IS NOT NULL "
             "AND coalesce(b.failures < ?, 1) AND NOT EXISTS (SELECT 1 FROM outbox AS o INDEXED BY "
             "outbox_unsent WHERE o.recipient = r.column2 AND o.status IN ('queued', 'sending')) AS mine "
             "FROM (VALUES "
-            + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
+            + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk)) + ") r "
             "LEFT JOIN bounces b ON b.address = r.column4) ORDER BY n RETURNING message_id, id",
             [inbound_id, at, at, f"not sent: mail to this address failed for good {BOUNCING_AFTER} times",
              claimant, until, BOUNCING_AFTER, claimant, BOUNCING_AFTER, *given]))
@@ -58,7 +59,7 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     return ids
 
 
-QUEUED_AT_ONCE = 100    # replies per INSERT: 5 parameters each, well below SQLite's limit
+QUEUED_AT_ONCE = 100    # replies per INSERT: 6 parameters each, well below SQLite's limit
 
 
 def wire_address(address: str) -> str:
@@ -78,7 +79,7 @@ def listing(db: Database, status: str | None = None, limit: int = 50) -> list[di
     where = "WHERE status = ?" if status else ""
     return list(db.query(
         f"SELECT id, status, attempts, queued_at, next_attempt_at, sent_at, recipient, subject, "
-        f"message_id, last_error FROM outbox {where} ORDER BY id DESC LIMIT ?",
+        f"message_id, last_error, stream FROM outbox {where} ORDER BY id DESC LIMIT ?",
         [status, limit] if status else [limit]))
 
 

@@ -9,6 +9,7 @@ import smtplib
 import ssl
 
 from pbm.config import Config
+from pbm.outbox.streams import envelope_sender
 from pbm.outbox.transports import Refused, Unavailable
 
 
@@ -32,7 +33,7 @@ class Relay:
                                "(RFC 6531), which it needs", temporary=False)
             options = ["SMTPUTF8"]
         try:
-            self.smtp.sendmail(self.config.server.address, [row["recipient"]], row["raw"],
+            self.smtp.sendmail(envelope_sender(self.config, row["stream"]), [row["recipient"]], row["raw"],
                                mail_options=options)
         # Order matters: every SMTPException is an OSError.
         except smtplib.SMTPRecipientsRefused as e:

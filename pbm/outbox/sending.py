@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pbm.config import Config
 from pbm.faults import crash_point
 from pbm.model.db import Database, parse_timestamp, timestamp
-from pbm.outbox import bounces, claims
+from pbm.outbox import bounces, claims, signing
 from pbm.outbox.claims import Write
 from pbm.outbox.maildir import Maildir
 from pbm.outbox.transports import Refused, Transport, Unavailable
@@ -53,12 +53,17 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
     write = write or claims.in_transaction(db)
     me = claims.claimant()
     report = SendReport()
+    try:
+        sign = signing.signer(config).sign
+    except signing.KeyProblem as e:     # nothing leaves unsigned; what is claimed waits for its lease
+        log.error("outbox: nothing sent: %s", e)
+        return report
     transport = Maildir(config) if config.outbound.mode == "maildir" else _relay(config)
     try:
         mine = claims.claimed_when_queued(db, me, ids)
         if mine:                        # a batch, with no claim to make
             report.claimed += len(mine)
-            if not _send_batch(write, me, config, transport, mine, report, draw):
+            if not _send_batch(write, me, config, transport, mine, report, draw, sign):
                 return report
         if ids is not None and not set(ids) - {row["id"] for row in mine}:
             return report               # all of them were ours already: no claim transaction
@@ -70,7 +75,7 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
                 break
             report.claimed += len(rows)
             after = rows[-1]["id"]
-            if not _send_batch(write, me, config, transport, rows, report, draw):
+            if not _send_batch(write, me, config, transport, rows, report, draw, sign):
                 break
     finally:
         transport.close()
@@ -78,7 +83,8 @@ def send_due(db: Database, config: Config, ids: Sequence[int] | None = None,
 
 
 def _send_batch(write: Write, claimant: str, config: Config, transport: Transport,
-                rows: list[dict], report: SendReport, draw: Drawer | None = None) -> bool:
+                rows: list[dict], report: SendReport, draw: Drawer | None,
+                sign: Callable[[bytes], bytes]) -> bool:
     """Hand claimed rows over; False if the relay became unavailable (the rest is put back).
 
     A transport that can repeat a delivery harmlessly (the Maildir) makes the whole batch durable
@@ -103,7 +109,7 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
                 claims.release(write, claimant, [row])
                 continue
             try:
-                transport.send({**row, "raw": deferred.fill(row["raw"])})
+                transport.send({**row, "raw": sign(deferred.fill(row["raw"]))})
             except Unavailable as e:
                 _retry_later(write, claimant, config, row, str(e), report)
                 claims.release(write, claimant, rows[index + 1:])
@@ -165,4 +171,5 @@ def _give_up(write: Write, claimant: str, row: dict, reason: str, report: SendRe
     log.error("outbox %d failed for good: %s", row["id"], reason)
     if config is not None:
         write(functools.partial(bounces.refused, config=config, row_id=row["id"],
-                                recipient=row["recipient"], subject=row["subject"], reason=reason))
+                                recipient=row["recipient"], subject=row["subject"], reason=reason,
+                                stream=row["stream"]))

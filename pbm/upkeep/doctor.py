@@ -25,7 +25,9 @@ from pbm.config import Config, ConfigError
 from pbm.mail import reading, stamps
 from pbm.model.db import Database
 from pbm.model.play import reviews
+from pbm.model.players import subscriptions
 from pbm.model.store import behind, lost
+from pbm.outbox import streams
 from pbm.review import engine
 from pbm.upkeep import health, reach, replica
 
@@ -64,11 +66,13 @@ class User:
 Check = Callable[[Config, User], Iterator[str]]    # yields problems, each with its fix, and notes
 
 
-def run(config: Config, out: Callable[[str], None] = print, user: User | None = None) -> bool:
-    """Run every check, as `user` (default: the one running it); True if none found a problem."""
+def run(config: Config, out: Callable[[str], None] = print, user: User | None = None,
+        more: list[tuple[str, Check]] | None = None) -> bool:
+    """Run every check and the `more` asked for (the DNS records: pbm.upkeep.dns_records), as `user`
+    (default: the one running it); True if none found a problem."""
     user = user or User.named(None)
     healthy = True
-    for name, check in CHECKS:
+    for name, check in [*CHECKS, *(more or [])]:
         found = list(check(config, user))
         healthy = healthy and all(line.startswith(NOTE) for line in found)
         out(f"{name + ':':<{WIDTH}}{found[0] if found else 'ok'}")
@@ -195,6 +199,25 @@ def _relay(config: Config, user: User) -> Iterator[str]:
                f"{', username and password' if out.username else ''}")
 
 
+def _dkim(config: Config, user: User) -> Iterator[str]:
+    """The DKIM keys can be read, by the user pbm runs as too: without them nothing is sent
+    (pbm.outbox.signing).  Their DNS records: `pbm doctor --dns`."""
+    if not config.outbound.dkim_selector:
+        yield (f"{NOTE}replies are not DKIM-signed: pbm dkim new SELECTOR makes a key (docs/operating.md, "
+               f"\"Getting into the inbox\")")
+        return
+    from pbm.outbox import signing
+    try:
+        signing.Signer(config)
+    except signing.KeyProblem as e:
+        yield f"{e}; nothing is sent until it can be"
+        return
+    for _selector, path in signing.configured(config):
+        if why := user.cannot(lambda: open(path, "rb").close()):
+            yield (f"user {user.name} cannot read the DKIM key {path} ({reach.describe(path)}): {why}; "
+                   f"chown {user.name}: {path}; chmod 600 {path}")
+
+
 def _templates(config: Config, user: User) -> Iterator[str]:
     try:
         from pbm.outbox import compose
@@ -318,6 +341,38 @@ def _move_times(config: Config, user: User) -> Iterator[str]:
         yield line if unstamped == len(kept) else NOTE + line
 
 
+def _streams(config: Config, user: User) -> Iterator[str]:
+    """Bounces and complaints of the last 30 days per stream (pbm.outbox.streams): a problem past
+    the complaint rate Gmail tolerates, 0.3%, a note below it."""
+    if not config.web.base_url.startswith("https://"):
+        yield (("" if config.outbound.mode == "smtp" else NOTE)
+               + "subscribed mail offers no one-click unsubscribe (RFC 8058), which Gmail wants of a "
+                 "sender of 5,000 mails a day: serve the pages ([web] listen) on an https:// base_url")
+    path = config.data_dir / "pbm.sqlite3"
+    if not path.exists():
+        return
+    since = clock.now() - timedelta(days=30)
+    try:
+        db = Database(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=config.storage.busy_timeout))
+        try:
+            counts, said = subscriptions.counts(db, since), streams.summary(db, since)
+        finally:
+            db.close()
+    except sqlite3.Error:               # an older schema: pbm migrates it when it next opens it
+        return
+    for stream, words in said.items():
+        sent, complaints = counts.get((stream, "sent"), 0), counts.get((stream, "complaint"), 0)
+        line = f"{stream} mail in 30 days: {words}"
+        if sent and complaints / sent >= COMPLAINT_RATE:
+            yield (f"{line}: the complaint rate {complaints / sent:.1%} is past {COMPLAINT_RATE:.1%}, "
+                   f"above which Gmail refuses mail; find what readers mark as spam")
+        else:
+            yield f"{NOTE}{line}"
+
+
+COMPLAINT_RATE = 0.003                  # Gmail's limit (docs/operating.md, "Getting into the inbox")
+
+
 def _review(config: Config, user: User) -> Iterator[str]:
     """The engine answers a search of Xiangqi's start (as the workers start it), and the reviews whose
     last attempt failed, with the engine's words."""
@@ -350,10 +405,12 @@ CHECKS: list[tuple[str, Check]] = [
     ("file modes", _file_modes),
     ("database", _database),
     ("relay", _relay),
+    ("dkim", _dkim),
     ("templates", _templates),
     ("lmtp", _lmtp),
     ("replica", _replica),
     ("review", _review),
     ("outages", _outages),
     ("move times", _move_times),
+    ("streams", _streams),
 ]

@@ -27,7 +27,7 @@ from pbm.logs import describe_exception
 from pbm.model.db import Database
 from pbm.model.store import open_db, open_reader
 from pbm.review import remote
-from pbm.web import gate, pages, ratings, tournaments
+from pbm.web import gate, pages, ratings, tournaments, unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,8 @@ class _Writers(threading.local):
 def app(config: Config) -> web.Application:
     """The pages' application: a reader's page `/g/TOKEN` (its picture `/g/TOKEN/board.png`, its
     records `/g/TOKEN/record.SUFFIX`), a game's public view `/p/xiangqi-101` (the same beneath it),
-    a tournament's page `/t/xiangqi/NAME`, a game's rating list `/r/xiangqi`."""
+    a tournament's page `/t/xiangqi/NAME`, a game's rating list `/r/xiangqi`; a one-click unsubscribe
+    `/u/TOKEN` (pbm.web.unsubscribe)."""
     readers = _Readers()
 
     def read(work: Callable[[Database, Config], T]) -> T:
@@ -159,6 +160,7 @@ def app(config: Config) -> web.Application:
         application.add_routes([web.post("/review/acquire", reviewing(remote.acquire)),
                                 web.post("/review/done", reviewing(remote.done)),
                                 web.post("/review/failed", reviewing(remote.failed))])
+    application.add_routes(unsubscribe.routes(config, HEADERS))    # one-click unsubscribe (RFC 8058)
     return application
 
 

@@ -210,7 +210,9 @@ def set_preferences(ctx: Context, req: Request) -> None:
                           "or in Chinese (Xiangqi) or Korean (Janggi) notation; lang: the language\n"
                           "of your mails; board_faces: Janggi's pieces in the drawn board;\n"
                           "autoleave: on spends a vacation day instead of a game lost on time;\n"
-                          "digest: daily mails you the games waiting for your move.").split("\n"),
+                          "digest: daily mails you the games waiting for your move;\n"
+                          "subscribed: off stops digests, reminders, end-of-game notices, the\n"
+                          "games you observe and tournament news.").split("\n"),
                        *_("board=list gives the pieces in words instead of a board (for a screen\n"
                           "reader); movetimes: on lists when each move was made and how long it\n"
                           "took, in your zone tz (Area/City, such as Asia/Seoul); calendar: off\n"

@@ -70,7 +70,7 @@ def send(ctx: Context, board: Board, subject: Callable[[], str], root: str, atta
     """The notices of `board`'s end, each in its reader's language (sent with its final mails:
     their `subject`, written for each reader, thread and PGN)."""
     wanted = notices.readers(ctx.db, board)
-    for who in (accounts.readers(ctx.db, wanted) if wanted else {}).values():
+    for user, who in (accounts.readers(ctx.db, wanted) if wanted else {}).items():
         if who.address is None:
             continue
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
@@ -79,5 +79,6 @@ def send(ctx: Context, board: Board, subject: Callable[[], str], root: str, atta
                          second=board.player2, end=describe_end(board)),
                      _("The record is attached. For the final board, send: {command}").format(
                          command=f"{board.variant} show {board.number}")]
-            ctx.out.append(compose.notify(who.address, subject(), compose.render("note.j2", lines=lines),
-                                          root=root, kind="note", attachments=attachments))
+            ctx.out.append(compose.subscribed(compose.notify(
+                who.address, subject(), compose.render("note.j2", lines=lines), root=root, kind="note",
+                attachments=attachments), user))

@@ -247,10 +247,11 @@ def audience(ctx: Context, board: Board) -> Audience:
 def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | None,
                 headline: list[str], notes: dict[str, list[str]] | None = None,
                 new: bool = False, recipients: list[str] | None = None,
-                own: list[str] | None = None) -> None:
+                own: list[str] | None = None, reminder: bool = False) -> None:
     """Queue the game mail to the sender (`actor`, if the command came by mail) and to everyone
     else concerned: by default both players and the observers.  `own`: the headline of the
-    sender's own mail, where it says to them what they did ("You asked to ...")."""
+    sender's own mail, where it says to them what they did ("You asked to ...").  An observer's
+    mail, and a `reminder`, are subscribed mail; a player's board mail is theirs by their game."""
     text = ctx.publish(ctx.comment) if actor else ""
     if text:
         games.add_event(ctx.db, board, "comment", actor, text, ctx.now)     # for the PGN record
@@ -298,10 +299,12 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
             else:
                 body, (html, related) = _observer_body(ctx, board, game, mail, user, who, attached, views)
             subject_line = subject(board, new=new, comment=bool(attached))
-        ctx.out.append(compose.notify(
+        board_mail = compose.notify(
             who.address, subject_line, body, html=html, related=related, root=root,
             reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
-            kind=_kind(board, user), attachments=attachments, calendar=_calendar(ctx, board, user, who)))
+            kind=_kind(board, user), attachments=attachments, calendar=_calendar(ctx, board, user, who))
+        ctx.out.append(compose.subscribed(board_mail, user) if reminder or user not in board.players
+                       else board_mail)
 
 
 def _calendar(ctx: Context, board: Board, user: str, who: accounts.Reader) -> str:
@@ -389,9 +392,10 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
             body = compose.render("chat.j2", title=board.title, number=board.number, author=author,
                                   text=text, status=status_lines(board, game) + away_lines(ctx, board))
-        ctx.out.append(compose.notify(
+        mail = compose.notify(
             address, subject(board, comment=True), body, root=thread(ctx, board),
-            reply_to=reply_address(ctx, board, user) if user in board.players else None, kind="chat"))
+            reply_to=reply_address(ctx, board, user) if user in board.players else None, kind="chat")
+        ctx.out.append(mail if user in board.players else compose.subscribed(mail, user))
         sent.append(user)
     return sent
 

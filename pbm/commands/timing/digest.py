@@ -54,9 +54,9 @@ def _send(ctx: Context, user: str) -> None:
                           len(waiting)).format(n=len(waiting))]
         for board in waiting:
             lines += ["", *_entry(ctx, board, user)]
-        ctx.out.append(compose.notify(address, ngettext(
+        ctx.out.append(compose.subscribed(compose.notify(address, ngettext(
             "{server}: your move in {n} game", "{server}: your move in {n} games", len(waiting)).format(
-            server=ctx.config.server.name, n=len(waiting)), compose.render("account.j2", lines=lines)))
+            server=ctx.config.server.name, n=len(waiting)), compose.render("account.j2", lines=lines)), user))
 
 
 def _entry(ctx: Context, board: Board, user: str) -> list[str]:

@@ -101,4 +101,4 @@ def _remind(ctx: Context, board: games.Board) -> None:
         return said + " " + _("You have {left} left: if you do not move by {time} UTC, you lose on "
                               "time.").format(left=clocks.span(left), time=deadline)
     notify.board_mails(ctx, board, board.replay(), actor=None, headline=[lazy(line)],
-                       recipients=[board.to_move])
+                       recipients=[board.to_move], reminder=True)

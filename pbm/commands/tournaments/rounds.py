@@ -246,7 +246,8 @@ def mail_everyone(ctx: Context, t: Tournament, subject: object, lines: list,
             text, html = render(shown, [str(line) for line in lines] + personal(values, user)
                                 + [_("The full crosstable: send the subject {command}").format(
                                     command=f"{t.variant} tournament show {t.name}")] * large)
-            ctx.out.append(compose.notify(who.address, str(subject), text, html=html, kind="note"))
+            ctx.out.append(compose.subscribed(compose.notify(who.address, str(subject), text, html=html,
+                                                             kind="note"), user))
 
 
 LARGE = 16      # players in a tournament past which its mails to everyone are brief (`brief`)

@@ -259,6 +259,7 @@ PREFERENCES = {
     "movetimes": ("off", "on"),                     # on: each move's time in the move list
     "tz": ZONES,                                    # the zone those times are in (an IANA name)
     "review": ("off", "on"),                        # on: an engine's review of each finished game (docs/review.md)
+    "subscribed": ("on", "off"),                    # off: no subscribed mail (players.subscriptions)
 }
 
 
