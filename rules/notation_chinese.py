@@ -227,6 +227,32 @@ def _fits(q: Query, p: Place) -> bool:
     return True
 
 
+# How far a piece that leaves its file steps forward or back: by the files it crosses (the others
+# move along one line, so the target names their point alone).
+_DIAGONAL_RANKS = {"horse": {1: 2, 2: 1}, "elephant": {2: 2}, "advisor": {1: 1}}
+
+
+def meant(pos: Position, text: str) -> Move | None:
+    """The one move `text` names by its piece, way and target, legal or not: the move to explain
+    when it is refused (rules.explain).  None where the text names no single such move."""
+    q = parse(text)
+    if q is None:
+        return None
+    v = pos.t.variant
+    moves = set()
+    for fr, p in places(pos).items():
+        if not _fits(q, p):
+            continue
+        for to in range(v.width * v.height):
+            if to == fr or _going(pos, (fr, to)) != (q.way, q.target):
+                continue
+            files, ranks = abs(to % v.width - fr % v.width), abs(to // v.width - fr // v.width)
+            shape = _DIAGONAL_RANKS.get(p.role)
+            if (shape.get(files) == ranks) if shape else (files == 0 or ranks == 0):
+                moves.add((fr, to))
+    return moves.pop() if len(moves) == 1 else None
+
+
 def read(pos: Position, text: str, legal: list[Move]) -> Move | None:
     """The legal move `text` names; None when the text is not Chinese notation.  A designation that
     fits several pieces is read when only one of them can make the move (马二进三 for the one of two

@@ -236,6 +236,22 @@ TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "se
                          "accept", "reject", "undo", "pass", "conditional", "submit", "confirm"})
 
 
+# The words a game mail's footer glosses the answers with (`resign 认输`), read as those answers
+# when one stands alone on a line of a reply.
+REPLY_WORDS = {
+    "认输": "resign", "認輸": "resign", "기권": "resign",
+    "提和": "propose", "和棋": "propose", "求和": "propose", "무승부": "propose", "무승부제안": "propose",
+    "接受": "accept", "수락": "accept", "拒绝": "reject", "拒絕": "reject", "거절": "reject",
+    "悔棋": "undo", "무르기": "undo", "停着": "pass", "停著": "pass",
+}
+
+
+def _glossed(text: str) -> str:
+    """A reply's line as the answer it means: `认输` (alone, before any closing punctuation) -> `resign`."""
+    word = "".join(text.split()).rstrip("。.!！")
+    return REPLY_WORDS.get(word, text)
+
+
 _OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
 
 
@@ -299,7 +315,7 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
 
 def _token_reply(ctx: Context) -> None:
     incoming = ctx.incoming
-    lines = incoming.body.strip().splitlines()
+    lines = [_glossed(text) for text in incoming.body.strip().splitlines()]
     if lines:
         line, comment = lines[0].strip(), "\n".join(lines[1:])
     else:

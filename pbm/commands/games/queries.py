@@ -128,8 +128,9 @@ def status(ctx: Context, req: Request) -> None:
     for address, reason in bounces.refused_addresses(ctx.db, filter(None, mailboxes)).items():
         headline.append(_("Mail to {user} ({address}) was refused for good: {reason}").format(
             user=mailboxes[address], address=address, reason=reason))
-    record = [f"  {at[:16]}  {wording.event(kind, user, detail, game.variant.arrangements)}"
-              for at, kind, user, detail in games.events(ctx.db, board)]
+    record = [f"  {at[:16]}  " + wording.event(
+        kind, user, notify.moves_named(game, ply, detail) if kind == "undo" else detail, game.variant.arrangements)
+        for at, kind, user, detail, ply in games.events(ctx.db, board)]
     values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
                   record=record)
     ctx.out.append(notify.shown(ctx, board, notify.subject(board), values))
@@ -142,7 +143,7 @@ def player(ctx: Context, req: Request) -> None:
     title = catalogue.title(req.game)
     rating = ratings.get(ctx.db, req.game, user)
     running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
-    ctx.answer(_("{title} player {user}").format(title=title, user=user), "player.j2", title=title, user=user, rating=rating,
+    ctx.answer(_("{title} player {user}").format(title=wording.name(title), user=user), "player.j2", title=title, user=user, rating=rating,
                provisional_games=ratings.PROVISIONAL_GAMES, changes=ratings.changes(ctx.db, req.game, user),
                opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
                vacation=vacations.describe(ctx.db, user), reliability=_reliability(ctx, user))
@@ -227,7 +228,7 @@ def _line(board: Board) -> str:
 def standings(ctx: Context, req: Request) -> None:
     title = catalogue.title(req.game)
     rows = ratings.standings(ctx.db, req.game)
-    ctx.answer(_("{title} standings").format(title=title), "standings.j2", title=title, rows=rows, start=ratings.START,
+    ctx.answer(_("{title} standings").format(title=wording.name(title)), "standings.j2", title=title, rows=rows, start=ratings.START,
                k=ratings.K, provisional_games=ratings.PROVISIONAL_GAMES)
 
 
@@ -286,6 +287,6 @@ def answer_tried(ctx: Context, board: Board, game: rules.Game, line: str, footer
     """The board of `game` (a copy with moves tried on it), headed by `line`, to the sender."""
     values = notify.for_sender(ctx, board, game)
     values.update(status=[], moves="", headline=[line], notes=[], comment=None, footer=list(footer))
-    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} preview",
+    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} {_('preview')}",
                                   compose.render("board.j2", **values), root=notify.thread(ctx, board),
                                   reply_to=reply_to, kind="note"))
