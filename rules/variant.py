@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import NotationError, RulesError
 from rules.patterns import Leap, Slide
-from rules.said import said
+from rules.said import N_, said
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def _squash(text: str) -> str:
 
 # A Chinese reader sees a setup's name glossed in Chinese (마상상마（马象象马）) and may type that.
 _HANJA = str.maketrans({"马": "마", "馬": "마", "象": "상"})
-NOT_A_SETUP = "{text} is not one of the setups; choose one of: {choices}"
+NOT_A_SETUP = N_("{text} is not one of the setups; choose one of: {choices}")
 
 
 def choose_arrangement(arrangements: tuple[Arrangement, ...], text: str) -> Arrangement:

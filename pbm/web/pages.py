@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import rules
 from pbm import i18n
-from pbm.commands.mails import notify
+from pbm.commands.mails import movelist, notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
@@ -106,20 +106,16 @@ def page(db: Database, config: Config, who: Reader, token: str, ply: str | None,
             comments=games.comments(db, board), records=formats.of(board.variant))
 
 
-def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list]:
-    """The move list as rows of (number, [(ply, name, shown now)...]), one row per move pair."""
+def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list[tuple[int, str, bool]]]:
+    """The move list as the mails have it: rows of two cells (ply, name, shown now), plies numbered
+    one by one (the mails', the counter's and the comments' numbers), the first player's moves on
+    the left; each named as the reader's mails name it (`both`: coordinates and WXF)."""
     if style in reader_styles(game.variant):
         names = game.name_moves(style)
     else:
-        names = [m.move if style == "coordinates" else m.notation for m in board.moves]
-    black_first = board.start_fen.split()[1] == "b"
-    rows: list[list] = []
-    for ply, name in enumerate(names, start=1):
-        index = ply - 1 + black_first
-        if index % 2 == 0 or not rows:
-            rows.append([index // 2 + 1, [None] * (index % 2)])
-        rows[-1][1].append((ply, name, ply == here))
-    return rows
+        names = [movelist.cell(m, style if style in movelist.STYLES else "both") for m in board.moves]
+    cells = [(ply, name, ply == here) for ply, name in enumerate(names, start=1)]
+    return [cells[i:i + 2] for i in range(0, len(cells), 2)]
 
 
 def picture(db: Database, config: Config, who: Reader, ply: str | None) -> bytes:

@@ -162,9 +162,10 @@ def _reliability(ctx: Context, user: str) -> list[str]:
 
 
 def record(ctx: Context, req: Request) -> None:
-    """The game's record in the format asked for (PGN by default), in the mail and attached."""
+    """The game's record in the format asked for (by default PGN, or the one in the reader's
+    notation: `_own_format`), in the mail and attached."""
     board = load_board(ctx, req.game, req.args[0])
-    fmt = record_format(board, req.args[1] if len(req.args) > 1 else "pgn")
+    fmt = record_format(board, req.args[1] if len(req.args) > 1 else _own_format(board))
     text = fmt.write(board, games.comments(ctx.db, board), ctx.config.server.address, i18n.language())
     name = formats.filename(fmt, board)
     data, charset = formats.encoded(fmt, text)
@@ -173,6 +174,14 @@ def record(ctx: Context, req: Request) -> None:
         compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text,
                        form=fmt.key),
         root=notify.thread(ctx, board), attachments=((name, text if charset == "utf-8" else data),)))
+
+
+def _own_format(board: Board) -> str:
+    """The record a reader gets without naming one: in their notation where a format has it (Chinese
+    PGN for a reader of Chinese notation, `.gib` for one of Korean kibo), else PGN."""
+    style = i18n.notation()
+    own = "zh" if style.startswith("chinese") else "gib" if style == "korean" else "pgn"
+    return own if formats.FORMATS.get(own) in formats.of(board.variant) else "pgn"
 
 
 def record_format(board: Board, word: str) -> formats.Format:

@@ -163,8 +163,9 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "ruling": ruling_words.wrapped(ruling),
         "ruling_said": ruling,
         "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
-        "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
-                          if upto is not None else ""),
+        "position_note": ("" if upto is None else
+                          _("Position after move {n} of {total}.").format(n=upto, total=board.ply) if upto
+                          else _("The starting position, before move 1 of {total}.").format(total=board.ply)),
         "moves": moves,
         "board": wording.board(shown, turned, board.variant, i18n.language() == "en") if drawn else "",
         "switches": shown.variant.switches(),

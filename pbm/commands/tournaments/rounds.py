@@ -294,6 +294,9 @@ def report(ctx: Context, t: Tournament) -> dict:
             "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
                                                             tiebreaks=t.tiebreaks, rounds=t.rounds))
             if played else "",
+            "crosstable_page": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds, inline=False))
+            if played else "",       # for the web page: styled by class (its CSP forbids inline style)
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
 
