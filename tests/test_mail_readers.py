@@ -78,6 +78,8 @@ SKIPPED = re.compile(r"https?://\S+|\S+@\S+|\S+/\S+/\S+ [wb] .*|--?[a-z][\w-]*(?
                      r"|^\[[A-Za-z]+ \".*\"\]$")
 FRAME = re.compile(r"(?:New )?(?:Xiangqi|Janggi) (?:Board \d+(?: over:| Error| \*\*)?|error)")
 WORD = re.compile(r"[A-Za-z]{2,}")
+# ASCII punctuation in Chinese text (`chen: 剩余`, `第 2 步后, chen`): Chinese text takes ，：；
+ASCII_MARKS = re.compile(r"(?<=[\u4e00-\u9fff])[,:;]|[,:;] ?(?=[\u4e00-\u9fff])")
 COORDINATES = re.compile(r"(?<![\w/-])[a-i](?:10|[1-9])(?:[-x]?[a-i](?:10|[1-9]))?(?![\w/])")
 WXF = re.compile(r"(?<![\w/])[KAEBHNRCP+-][1-9.+=-][=+.-]?[1-9](?!\w)")
 
@@ -235,7 +237,8 @@ def foreign(mail: EmailMessage) -> list[str]:
         words = [w for w in WORD.findall(bare) if w not in KEPT and w.lower() not in KEPT
                  and not w.isupper()] if lang != "en" else []
         coordinates = notation_reader and (COORDINATES.search(bare) or WXF.search(bare))
-        if bad or words or coordinates:
+        ascii_marks = lang.startswith("zh") and ASCII_MARKS.search(bare)
+        if bad or words or coordinates or ascii_marks:
             wrong.append(f"{line!r}" + (f"  [{' '.join(words)}]" if words else ""))
     return wrong
 

@@ -113,7 +113,8 @@ def _rows(board: Board, game: rules.Game, style: str, here: int) -> list[list[tu
     if style in reader_styles(game.variant):
         names = game.name_moves(style)
     else:
-        names = [movelist.cell(m, style if style in movelist.STYLES else "both") for m in board.moves]
+        names = [" ".join(movelist.cell(m, style if style in movelist.STYLES else "both").split())
+                 for m in board.moves]
     cells = [(ply, name, ply == here) for ply, name in enumerate(names, start=1)]
     return [cells[i:i + 2] for i in range(0, len(cells), 2)]
 

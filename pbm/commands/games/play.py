@@ -19,7 +19,7 @@ from pbm import catalogue
 from pbm.commands import wording
 from pbm.commands.accounts import flood
 from pbm.commands.games import conditional, imports, setups, turns
-from pbm.commands.mails import notify
+from pbm.commands.mails import movelist, notify
 from pbm.commands.timing import timeouts
 from pbm.commands.base import (
     CommandError,
@@ -243,9 +243,9 @@ def _undo(ctx: Context, board: Board, user: str) -> None:
     opponent = board.opponent(user)
     _offer_made(ctx, board, user, lazy(lambda: _(
         "{user} asks to take back {moves}. {opponent} may accept or reject it.").format(
-        user=user, moves=notify.moves_named(game, before, taken), opponent=opponent)), lazy(lambda: _(
+        user=user, moves=movelist.moves_named(game, before, taken), opponent=opponent)), lazy(lambda: _(
         "You asked to take back {moves}; {opponent} may accept or reject it.").format(
-        moves=notify.moves_named(game, before, taken), opponent=opponent)))
+        moves=movelist.moves_named(game, before, taken), opponent=opponent)))
 
 
 def _may_offer(board: Board, user: str, kind: str) -> None:
@@ -299,7 +299,7 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, game, actor=user, notes=notes, headline=[lazy(lambda: _(
         "{user} agreed to take back {moves} at {asker}'s request. Queued moves were cleared.").format(
-        user=user, moves=notify.moves_named(played, board.ply, taken), asker=asker))])
+        user=user, moves=movelist.moves_named(played, board.ply, taken), asker=asker))])
 
 
 def _agree_draw(ctx: Context, board: Board, user: str) -> None:

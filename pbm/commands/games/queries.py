@@ -10,7 +10,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import conditional
-from pbm.commands.mails import notify
+from pbm.commands.mails import movelist, notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -129,7 +129,7 @@ def status(ctx: Context, req: Request) -> None:
         headline.append(_("Mail to {user} ({address}) was refused for good: {reason}").format(
             user=mailboxes[address], address=address, reason=reason))
     record = [f"  {at[:16]}  " + wording.event(
-        kind, user, notify.moves_named(game, ply, detail) if kind == "undo" else detail, game.variant.arrangements)
+        kind, user, movelist.moves_named(game, ply, detail) if kind == "undo" else detail, game.variant.arrangements)
         for at, kind, user, detail, ply in games.events(ctx.db, board)]
     values.update(board="", moves="", drawn=None, headline=headline, notes=[], comment=None, footer=[],
                   record=record)

@@ -12,7 +12,9 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
+import rules
 from pbm import i18n
+from pbm.commands.mails.next_steps import reader_styles
 from pbm.i18n import N_, _, ljust, width
 from pbm.model.play.games import Board, PlayedMove
 from rules.notation import PASS
@@ -51,6 +53,23 @@ PASS_WORD = N_("pass")                  # a Janggi pass, in a move list or a sen
 def pass_word() -> str:
     """A pass as a reader of the game's coordinates writes it in their language: pass, 停着, 한수쉼."""
     return _(PASS_WORD)
+
+
+def moves_named(game: rules.Game, ply: int, moves: str) -> str:
+    """`moves` (coordinates, as a take-back stores them) played after the first `ply` moves of
+    `game`, named in the reader's notation where they chose one (`炮五进四 马3进5`)."""
+    style = i18n.notation()
+    if style not in reader_styles(game.variant):
+        return moves
+    try:
+        probe = game.at(ply)
+        named = []
+        for move in moves.split():
+            probe.play(move)
+            named.append(probe.name_last(style))
+    except rules.RulesError:            # a later take-back went further back: as stored
+        return moves
+    return " ".join(named)
 
 
 class _List(NamedTuple):

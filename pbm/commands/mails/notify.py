@@ -103,23 +103,6 @@ def played(move: str, notation: str, names: dict[str, str] | None = None) -> str
     return move if notation == move else f"{move} ({notation})"
 
 
-def moves_named(game: rules.Game, ply: int, moves: str) -> str:
-    """`moves` (coordinates, as a take-back stores them) played after the first `ply` moves of
-    `game`, named in the reader's notation where they chose one (`炮五进四 马3进5`)."""
-    style = i18n.notation()
-    if style not in reader_styles(game.variant):
-        return moves
-    try:
-        probe = game.at(ply)
-        named = []
-        for move in moves.split():
-            probe.play(move)
-            named.append(probe.name_last(style))
-    except rules.RulesError:            # a later take-back went further back: as stored
-        return moves
-    return " ".join(named)
-
-
 def last_move_names(game: rules.Game) -> dict[str, str]:
     """The move just played on `game`, named in each of `reader_styles`."""
     return {style: game.name_last(style) for style in reader_styles(game.variant)}
