@@ -428,5 +428,5 @@ def _timers(config: Config, args: argparse.Namespace) -> int:
     db = open_db(config)
     queued = timers.run_due(db, config)
     report = sending.send_due(db, config)
-    print(f"timers queued {queued} mails; sent {report.sent}")
+    print(f"timers queued {queued} mail{'' if queued == 1 else 's'}; sent {report.sent}")
     return EX_OK

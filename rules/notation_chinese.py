@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
-from rules.said import either, said
+from rules.said import either, listed, said
 
 RED_FILES = "一二三四五六七八九"  # also the ordinals 一兵 ... 五兵, for both sides
 DIGITS = "123456789"
@@ -270,9 +270,9 @@ def read(pos: Position, text: str, legal: list[Move]) -> Move | None:
     if not fits:
         if pieces:
             why = said("the piece it names can play {moves}",
-                       moves=", ".join(sorted({write(pos, m, style) for m in pieces})))
+                       moves=listed(sorted({write(pos, m, style) for m in pieces})))
         else:
             why = said("no piece of yours fits that name; the legal moves are {moves}",
-                       moves=", ".join(sorted(write(pos, m, style) for m in legal)))
+                       moves=listed(sorted(write(pos, m, style) for m in legal)))
         raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=why))
     return fits[0]

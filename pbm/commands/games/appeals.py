@@ -116,7 +116,7 @@ def _arbiters(ctx: Context, board: Board, user: str, text: str) -> list[str]:
             continue
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
             lines = [_("{user} appeals against the ruling on {title} Board {number} ({outcome}).").format(
-                user=user, title=board.title, number=board.number, outcome=notify.status_lines(board, game)[0])]
+                user=user, title=board.title, number=board.number, outcome=notify.outcome(board))]
             body = compose.render("appeal.j2", lines=lines, user=user, text=text,
                                   ruling=ruling_words.lines(board, game), commands=[
                                       f"{board.variant} adjudicate {board.number} {name} PASSWORD WINNER|draw "
@@ -144,7 +144,7 @@ def _dismiss(ctx: Context, board: Board, arbiter: str, appellant: str) -> None:
         "Arbiter {arbiter} dismissed the appeal of {users} against the ruling on {title} Board "
         "{number}: the result stands ({outcome}).").format(
         arbiter=arbiter, users=", ".join(closed), title=board.title, number=board.number,
-        outcome=notify.status_lines(board, board.replay())[0]))
+        outcome=notify.outcome(board)))
     ctx.out.append(notify.answer(ctx, board, _("The appeal on {title} Board {number} is dismissed; "
                                                "both players have been told.").format(
         title=board.title, number=board.number)))

@@ -37,11 +37,12 @@ def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     if board.status == games.ACTIVE:
         text = f"{'New ' if new else ''}{board.title} Board {board.number} {board.to_move or board.player1}"
     else:
-        text = f"{board.title} Board {board.number} over: {_outcome(board)}"   # "over:" in every language
+        text = f"{board.title} Board {board.number} over: {outcome(board)}"   # "over:" in every language
     return f"{text} **" if comment else text
 
 
-def _outcome(board: Board) -> str:
+def outcome(board: Board) -> str:
+    """How a finished game ended, as a phrase in the reader's language: `alice won (checkmate)`."""
     why = wording.reason(board.reason, board.variant) if board.reason else ""
     if board.status == games.FINISHED and board.winner:
         return (_("{user} won ({why})") if why else _("{user} won")).format(user=board.winner, why=why)
