@@ -7,6 +7,7 @@ characters the mails gloss it with is taken."""
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 from support.postoffice import PASSWORDS, PostOffice, by_recipient, flat, text
@@ -92,3 +93,17 @@ def test_the_footers_words_and_the_glossed_setups_are_read(tmp_path):
     assert "2. 停着" in text(mails["bob@example.org"]) and "2. pass" in text(mails["alice@example.org"])
     over = by_recipient(office.reply(mails["bob@example.org"], "认输"))
     assert over["alice@example.org"]["Subject"] == "Janggi Board 101 over: alice won (bob resigned)"
+
+
+def test_pbm_serve_on_a_taken_port_says_so_in_one_line(pbm_env):
+    """As for the other start-up errors: one line, and EX_UNAVAILABLE (69), not a traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        pbm_env.configure(smtp={"listen": f"127.0.0.1:{port}"})
+        done = pbm_env.run("serve", timeout=60)
+    said = done.stderr.decode()
+    assert done.returncode == 69, said
+    [line] = [line for line in said.splitlines() if line.startswith("pbm:")]     # beside the debug log
+    assert "Traceback" not in said and f"('127.0.0.1', {port})" in line and "address already in use" in line
