@@ -172,6 +172,9 @@ def reason(text: str, variant: str | None = None) -> str:
 
 
 _WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+    # the status line above it says the kings face each other (and what to do): not said twice
+    (r"the kings face each other \(bikjang\): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
+        "Passing now ends the game, as {outcome}.").format(outcome=_pass_outcome(m["outcome"]))),
     (r"(?P<why>.+): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
         "{why}: passing now ends the game, as {outcome}.").format(why=_why_pass(m["why"]),
                                                                  outcome=_pass_outcome(m["outcome"]))),
