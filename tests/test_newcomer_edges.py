@@ -89,10 +89,11 @@ def test_the_footers_words_and_the_glossed_setups_are_read(tmp_path):
     mails = by_recipient(office.reply(mails["bob@example.org"], "setup 象马马象"))
     assert "bob（汉）选择了摆法 상마마상（象马马象）。" in flat(mails["bob@example.org"])
     mails = by_recipient(office.send(f"janggi move 101 alice {PASSWORDS['alice']} a4b4"))
-    mails = by_recipient(office.reply(mails["bob@example.org"], "你好\n停着"))
+    mails = by_recipient(office.reply(mails["bob@example.org"], "停着\n认输"))
     assert "2. 停着" in text(mails["bob@example.org"]) and "2. pass" in text(mails["alice@example.org"])
-    over = by_recipient(office.reply(mails["bob@example.org"], "认输"))
-    assert over["alice@example.org"]["Subject"] == "Janggi Board 101 over: alice won (bob resigned)"
+    assert "认输" in text(mails["alice@example.org"])         # a comment goes on as written
+    over = by_recipient(office.reply(mails["bob@example.org"], "你好\n認輸"))
+    assert over["alice@example.org"]["Subject"] == "Janggi Board 101 over: alice won (bob resigned) **"
 
 
 def test_pbm_serve_on_a_taken_port_says_so_in_one_line(pbm_env):

@@ -315,9 +315,10 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
 
 def _token_reply(ctx: Context) -> None:
     incoming = ctx.incoming
-    lines = [_glossed(text) for text in incoming.body.strip().splitlines()]
+    written = incoming.body.strip().splitlines()     # the comments go on as written
+    lines = [_glossed(text) for text in written]
     if lines:
-        line, comment = lines[0].strip(), "\n".join(lines[1:])
+        line, comment = lines[0].strip(), "\n".join(written[1:])
     else:
         line, comment = parse.strip_reply_prefix(incoming.subject), ""
     words = line.split()
@@ -379,7 +380,7 @@ def _token_reply(ctx: Context) -> None:
             # a reply to chat is chat, unless a line of it is an in-game word or a move by itself
             # ("Hi Dave," then "setup left"): that acts as in a turn mail's answer (an early move
             # is refused with the hint to queue it), never passed on as chat
-            play.say(ctx, board, user, ctx.publish("\n".join(lines)))
+            play.say(ctx, board, user, ctx.publish("\n".join(written)))
             return
         if verb not in TOKEN_VERBS and not (len(words) == 1 and _any_move(game, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
@@ -388,7 +389,7 @@ def _token_reply(ctx: Context) -> None:
             if at is None:
                 raise _nothing_to_play(ctx, req, board, user, lines or [line])
             line, words = lines[at].strip(), lines[at].split()
-            ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
+            ctx.comment = "\n".join(written[:at] + written[at + 1:]).strip("\n")
             req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
             req.distrust(words)                                             # whole: it is a move
             verb = words[0].lower()
