@@ -231,8 +231,17 @@ def said_in(text: object) -> str:
         names = _(text.template).split("/")
         faces = text.values.get("faces", ())
         return next((n for n in names if n in faces), names[min(side, len(names) - 1)])
-    return _(text.template).format(**{name: said_in(value) if isinstance(value, str) else value
+    return _(text.template).format(**{name: _quoted(said_in(value)) if isinstance(value, str) else value
                                       for name, value in text.values.items()})
+
+
+def _quoted(value: str) -> str:
+    """A player's words the rules core quoted (`'炮二平十'`, Python's quotes) in the reader's quotes:
+    “炮二平十” in simplified Chinese, 「炮二平十」 in traditional; as they are in English and Korean."""
+    if len(value) < 2 or value[0] != value[-1] or value[0] not in "'\"":
+        return value
+    marks = {"zh-Hans": "“”", "zh-Hant": "「」"}.get(i18n.language())
+    return f"{marks[0]}{value[1:-1]}{marks[1]}" if marks else value
 
 
 def refusal(error: rules.RulesError) -> str:
