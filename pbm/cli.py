@@ -7,6 +7,7 @@ body (passwords!).
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 EX_OK = 0
 EX_USAGE = 64
 EX_DATAERR = 65         # `pbm serve`: the database is damaged, or not a pbm database
+EX_UNAVAILABLE = 69     # `pbm serve`, `pbm web`: a port to listen on is taken
 EX_SOFTWARE = 70
 EX_TEMPFAIL = 75
 EX_CONFIG = 78
@@ -317,6 +319,18 @@ def _serve(config: Config, args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"pbm: {e}", file=sys.stderr)
         return EX_CONFIG
+    except OSError as e:
+        return _unavailable(e)
+
+
+def _unavailable(e: OSError) -> int:
+    """A port taken (by another program, or a pbm already running): one line, as for the other
+    start-up errors, and EX_UNAVAILABLE; any other failure stays a crash with its traceback."""
+    if e.errno != errno.EADDRINUSE:
+        raise e
+    print(f"pbm: cannot listen: {e.strerror or e} (another program, or another pbm, holds that port)",
+          file=sys.stderr)
+    return EX_UNAVAILABLE
 
 
 def _web(config: Config, args: argparse.Namespace) -> int:
@@ -324,7 +338,10 @@ def _web(config: Config, args: argparse.Namespace) -> int:
     if not config.web.listen:
         print("pbm: [web] listen and base_url are not set: there are no pages to serve", file=sys.stderr)
         return EX_CONFIG
-    server.run(config)
+    try:
+        server.run(config)
+    except OSError as e:
+        return _unavailable(e)
     return EX_OK
 
 
@@ -486,7 +503,7 @@ def _timers(config: Config, args: argparse.Namespace) -> int:
         print(f"pbm: the database is busy ({e}); the timers run again at the next run: exit 75",
               file=sys.stderr)
         return EX_TEMPFAIL
-    print(f"timers queued {queued} mails; sent {report.sent}")
+    print(f"timers queued {queued} mail{'' if queued == 1 else 's'}; sent {report.sent}")
     return EX_OK
 
 

@@ -107,6 +107,8 @@ def final(text: str) -> str:
     """How `text` ends when read aloud in Korean: "r" (ㄹ), "c" (another final consonant) or ""
     (a vowel).  Punctuation, brackets and symbols at its end are not read (`g1a7+` ends in 7);
     anything else unknown (Hanja, nothing at all) reads as a vowel."""
+    if re.search(r"[a-z]ng\W*$", text, re.IGNORECASE):
+        return "c"                      # a romanized name ending in ㅇ: kang, jung, young
     for char in reversed(text):
         if "가" <= char <= "힣":
             jong = (ord(char) - ord("가")) % 28
@@ -193,7 +195,10 @@ _OPENING = "（「『“‘《〈【("
 _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
 # A no-break space joins two words into one (a command: pbm.outbox.compose); it is kept, and the
 # caller turns it back into a space.
+# A move in Chinese notation (炮二平五, 马3进5, 前车进一) is one word: a copied half is refused.
+_CHINESE_MOVE = r"[\u4e00-\u9fff]{2}[进進退平][一二三四五六七八九1-9]|[\u4e00-\u9fff][1-9][进進退平][1-9]"
 _TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
+                     rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
                      rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
 

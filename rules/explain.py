@@ -34,7 +34,7 @@ def why_not(pos: Position, legal: list[Move], move: Move) -> str:
                if dests else said("{piece} has no legal move", piece=piece_on(pos, fr)))
     if target and target & 1 == pos.side:
         reason = said("{square} holds your own {piece}", square=named.point(pos, to),
-                      piece=said(pos.t.piece_type(target).name))
+                      piece=named.piece_name(pos, target))
     elif move in pos.pseudo_moves():
         reason = ((said("it would leave the kings facing each other on an open file")
                    if len(v.facing) == 2 else

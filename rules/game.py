@@ -22,7 +22,7 @@ from rules.variants import get_variant
 RESULT_WIN = ("1-0", "0-1")
 # A repetition warning (`warnings`); a server says it as a sentence of its own, so it is no catalog
 # message here (pbm.commands.wording.warning).
-REPEATING = "repeating {move} again would lose by {why}"
+REPEATING = "repeating the cycle once more, from {move} on, would lose by {why}"
 DRAW = "1/2-1/2"
 
 
@@ -381,7 +381,15 @@ class Game:
         legal = self._legal_moves()
         move = notation_styles.read_points(self.position, text)
         if move is None:
-            move = notation_styles.read_names(self.position, text, legal)
+            try:
+                move = notation_styles.read_names(self.position, text, legal)
+            except IllegalMove:
+                meant = notation_styles.meant(self.position, text)
+                if meant is None or meant in legal:
+                    raise
+                # the reason the same move in coordinates gets: what stops the piece named
+                raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(),
+                                       why=explain.why_not(self.position, legal, meant))) from None
             if move is None:
                 raise self._unreadable(text)
             return move

@@ -95,9 +95,21 @@ def piece(pos: Position, sq: int) -> Said:
     v = pos.t.variant
     code = pos.board[sq]
     # the piece's side goes with its name: a language may name one side's piece otherwise (卒, 병)
-    text = said("the {piece} on {square}", piece=said(pos.t.piece_type(code).name, side=code & 1),
-                square=point(pos, sq))
+    text = said("the {piece} on {square}", piece=piece_name(pos, code), square=point(pos, sq))
     return named(text, {style: _chinese_piece(pos, sq, style) for style in _CHINESE if style in v.notations})
+
+
+_READINGS = {"兵": "병", "卒": "졸"}      # a soldier's character read in Korean
+
+
+def piece_name(pos: Position, code: int) -> Said:
+    """A piece's name, with its side and faces: a language may name one side's piece otherwise
+    (兵 and 卒, 병 and 졸), and the faces say which of its names is this side's in this game."""
+    piece = pos.t.piece_type(code)
+    glyph = piece.glyphs[code & 1] if piece.glyphs else ""
+    faces = tuple(f for f in (glyph, piece.hangul[code & 1] if piece.hangul else "",
+                              _READINGS.get(glyph, "")) if f)
+    return said(piece.name, side=code & 1, faces=faces)
 
 
 def move(pos: Position, played: Move) -> Said:

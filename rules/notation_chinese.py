@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalMove, NotationError
 from rules.position import Move, Position
-from rules.said import either, said
+from rules.said import either, listed, said
 
 RED_FILES = "一二三四五六七八九"  # also the ordinals 一兵 ... 五兵, for both sides
 DIGITS = "123456789"
@@ -233,6 +233,32 @@ def _fits(q: Query, p: Place) -> bool:
     return True
 
 
+# How far a piece that leaves its file steps forward or back: by the files it crosses (the others
+# move along one line, so the target names their point alone).
+_DIAGONAL_RANKS = {"horse": {1: 2, 2: 1}, "elephant": {2: 2}, "advisor": {1: 1}}
+
+
+def meant(pos: Position, text: str) -> Move | None:
+    """The one move `text` names by its piece, way and target, legal or not: the move to explain
+    when it is refused (rules.explain).  None where the text names no single such move."""
+    q = parse(text)
+    if q is None:
+        return None
+    v = pos.t.variant
+    moves = set()
+    for fr, p in places(pos).items():
+        if not _fits(q, p):
+            continue
+        for to in range(v.width * v.height):
+            if to == fr or _going(pos, (fr, to)) != (q.way, q.target):
+                continue
+            files, ranks = abs(to % v.width - fr % v.width), abs(to // v.width - fr // v.width)
+            shape = _DIAGONAL_RANKS.get(p.role)
+            if (shape.get(files) == ranks) if shape else (files == 0 or ranks == 0):
+                moves.add((fr, to))
+    return moves.pop() if len(moves) == 1 else None
+
+
 def read(pos: Position, text: str, legal: list[Move]) -> Move | None:
     """The legal move `text` names; None when the text is not Chinese notation.  A designation that
     fits several pieces is read when only one of them can make the move (马二进三 for the one of two
@@ -250,9 +276,9 @@ def read(pos: Position, text: str, legal: list[Move]) -> Move | None:
     if not fits:
         if pieces:
             why = said("the piece it names can play {moves}",
-                       moves=", ".join(sorted({write(pos, m, style) for m in pieces})))
+                       moves=listed(sorted({write(pos, m, style) for m in pieces})))
         else:
             why = said("no piece of yours fits that name; the legal moves are {moves}",
-                       moves=", ".join(sorted(write(pos, m, style) for m in legal)))
+                       moves=listed(sorted(write(pos, m, style) for m in legal)))
         raise IllegalMove(said("{move} is not a legal move: {why}", move=text.strip(), why=why))
     return fits[0]

@@ -91,6 +91,11 @@ def read_names(pos: Position, text: str, legal: list[Move]) -> Move | None:
     return None
 
 
+def meant(pos: Position, text: str) -> Move | None:
+    """The move a text in Chinese notation names, legal or not (see notation_chinese.meant)."""
+    return notation_chinese.meant(pos, text) if "chinese" in pos.t.variant.notations else None
+
+
 def form(v: Variant, style: str) -> str:
     """How to write a move of `v` in `style`, e.g. "in WXF such as C2=5 or H8+7"."""
     move, forms = ("h3e3", "h3-e3, H3-E3, h3xe3") if v.notation == "wxf" else ("b1c3", "b1-c3, B1-C3, b1xc3")

@@ -37,6 +37,14 @@ def N_(template: str) -> str:
     return template
 
 
+def listed(items: list[str]) -> str:
+    """`a, b, c`, each joint said (`{a}, {b}`), so that a language joins them its own way (、)."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text = said("{a}, {b}", a=text, b=item)
+    return text
+
+
 def either(items: list[str]) -> str:
     """`a`, `a or b`, `a, b or c`, each joint said so that it can be translated too."""
     if len(items) < 2:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import NotationError, RulesError
 from rules.patterns import Leap, Slide
-from rules.said import said
+from rules.said import N_, said
 
 
 @dataclass(frozen=True)
@@ -110,17 +110,22 @@ def _squash(text: str) -> str:
     return "".join(c for c in text.lower() if c not in " -_.'")
 
 
+# A Chinese reader sees a setup's name glossed in Chinese (마상상마（马象象马）) and may type that.
+_HANJA = str.maketrans({"马": "마", "馬": "마", "象": "상"})
+NOT_A_SETUP = N_("{text} is not one of the setups; choose one of: {choices}")
+
+
 def choose_arrangement(arrangements: tuple[Arrangement, ...], text: str) -> Arrangement:
-    """The arrangement a player means by `text`: its number, key, names, letters, swap or an alias;
-    case, spaces and hyphens do not matter.  Anything else raises NotationError listing the choices."""
-    want = _squash(str(text))
+    """The arrangement a player means by `text`: its number, key, names (the Hangul one also in
+    Chinese characters), letters, swap or an alias; case, spaces and hyphens do not matter.
+    Anything else raises NotationError listing the choices."""
+    want = _squash(str(text).translate(_HANJA))
     for number, a in enumerate(arrangements, start=1):
         words = (str(number), a.key, a.hangul, a.romanized, a.letters, a.swap, *a.aliases)
         if want in {_squash(w) for w in words}:
             return a
     choices = "; ".join(a.describe(n) for n, a in enumerate(arrangements, start=1))
-    raise NotationError(said("{text} is not one of the setups; choose one of: {choices}",
-                             text=repr(str(text).strip()), choices=choices))
+    raise NotationError(said(NOT_A_SETUP, text=repr(str(text).strip()), choices=choices))
 
 
 @dataclass(frozen=True, eq=False)

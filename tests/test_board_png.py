@@ -29,9 +29,10 @@ from support.board_pixels import (
 from support.playouts import random_games
 from support.processes import REPO
 
-from pbm import pictures
+from pbm import i18n, pictures
 from pbm.pictures import drawing as draw
 from pbm.pictures.faces import FONT, characters
+from pbm.pictures.view import hands_in_words, view_of
 from rules import board_svg
 
 GAMES = sorted(CHECKS)
@@ -84,6 +85,26 @@ def test_giqi_hands_promotions_and_river(turned):
     image = decode(pictures.board_png(start, turned=turned))
     check_board(image, start, turned)               # the river rank is empty: strong and weak
     check_hands(image, start, turned)
+
+
+def test_the_hands_are_labelled_in_the_readers_language():
+    """The words beside the hands are the reader's, as the text under the picture says them, and
+    the shipped font draws them: a Chinese reader's picture differs from an English one's exactly
+    in those words, and the empty hand is a dash in every language."""
+    game = played("giqi", None, None)
+    words = {}
+    for lang in ("en", "zh-Hans", "zh-Hant", "ko"):
+        with i18n.speaking(lang):
+            words[lang] = hands_in_words(game.variant)
+    assert words == {"en": ("In White's hand:", "In Black's hand:"), "zh-Hans": ("白方手中：", "黑方手中："),
+                     "zh-Hant": ("白方手中：", "黑方手中："), "ko": ("백의 손:", "흑의 손:")}
+    assert set("".join(words["ko"] + words["zh-Hant"])) <= set(characters())
+    english = decode(pictures.draw(view_of(game, turned=False, hand_labels=words["en"])))
+    chinese = decode(pictures.draw(view_of(game, turned=False, hand_labels=words["zh-Hans"])))
+    board_height = board_svg.size(game.variant)[1]
+    assert english.crop((0, 0, english.width, board_height)).tobytes() == \
+        chinese.crop((0, 0, chinese.width, board_height)).tobytes()           # the board is the same
+    assert english.tobytes() != chinese.tobytes()                              # the hands' words are not
 
 
 def test_a_wrong_picture_is_caught():

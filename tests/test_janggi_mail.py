@@ -308,5 +308,6 @@ def test_the_player_is_warned_when_a_pass_would_end_the_game_and_how_it_would_sc
     move(post, "bob", "a7a6")
     move(post, "alice", "e2d2")
     mails = by_recipient(move(post, "bob", "e9d9"))                # bikjang
-    assert "The kings face each other (bikjang): passing now ends the game, as a win on points " \
-           "for Han" in flat(mails[player("alice")])
+    said = flat(mails[player("alice")])     # the status line says bikjang, the warning what a pass does
+    assert "The kings face each other (bikjang): alice must break the facing or pass" in said
+    assert "Passing now ends the game, as a win on points for Han" in said and said.count("(bikjang)") == 1

@@ -81,9 +81,9 @@ def _speaking(post: PostOffice, lang: str, *users: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "phrases"), [
-    ("zh-Hans", ["Xiangqi 比赛 spring（循环赛）：第 1 轮（共 3 轮）已开始。", "第 1 轮：",
+    ("zh-Hans", ["象棋比赛 spring（循环赛）：第 1 轮（共 3 轮）已开始。", "第 1 轮：",
                  "排名：", "名次 棋手  积分 SB  1  2  3", "W：红方（先走），B：黑方"]),
-    ("ko", ["Xiangqi 대회 spring(리그전): 1/3라운드가 시작되었습니다.", "1라운드:",
+    ("ko", ["샹치 대회 spring(리그전): 1/3라운드가 시작되었습니다.", "1라운드:",
             "순위:", "순위 사용자 승점 SB  1  2  3", "W: 홍(선수), B: 흑"]),
 ])
 def test_a_tournament_round_is_announced_to_each_player_in_their_language(tmp_path, lang, phrases):

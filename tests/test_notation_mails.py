@@ -82,7 +82,7 @@ def test_a_perpetual_chase_warned_and_ruled_in_chinese_notation(walk):
         user, style = ("carol", "chinese") if ply % 2 == 0 else ("erin", "chinese-traditional")
         mails = walk.command("xiangqi", "move", 101, user, chinese(game, move, style))
         if ply == 3:
-            assert "再走 车七平八 即成长捉黑方2路炮，判负。" in text(mails["carol"])
+            assert "从 车七平八 起再重复一遍这个循环，即成长捉黑方2路炮，判负。" in text(mails["carol"])
     assert mails["carol"]["Subject"] == "Xiangqi Board 101 over: erin 胜（红方长捉黑方2路炮）"
     assert mails["erin"]["Subject"] == "Xiangqi Board 101 over: erin 勝（紅方長捉黑方2路砲）"
     walk.send("xiangqi status 101", "carol")

@@ -217,9 +217,9 @@ def test_what_is_a_chase_in_every_orientation(fen, expected):
 def test_warning_after_the_second_occurrence():
     game, _ = play(ROOK_FOLLOWS_CANNON, "c1b1 b7c7 b1c1 c7b7")
     assert game.result == "*"
-    assert game.warnings == [("w", "repeating c1b1 again would lose by perpetual chase of the cannon on b7")]
+    assert game.warnings == [("w", "repeating the cycle once more, from c1b1 on, would lose by perpetual chase of the cannon on b7")]
     game.play("c1b1")
-    assert game.warnings == [("w", "repeating b1c1 again would lose by perpetual chase of the cannon on b7")]
+    assert game.warnings == [("w", "repeating the cycle once more, from b1c1 on, would lose by perpetual chase of the cannon on b7")]
 
 
 def test_from_record_decides_and_warns_like_play():

@@ -104,10 +104,10 @@ def test_a_ruling_is_explained_sent_again_and_appealed(pbm_env):
     # bob appeals that in turn; the arbiter dismisses it: both told, the result stands
     pbm_env.mail("xiangqi appeal 101 bob Hunter22", "It was a perpetual chase.", sender="bob@example.org")
     pbm_env.replies()
-    pbm_env.mail("xiangqi appeal 101 alice Sw0rdfish dismiss")
+    pbm_env.mail("xiangqi appeal 101 alice Sw0rdfish dismiss bob")
     [refused] = pbm_env.replies()
     assert "alice is not an arbiter" in flat(refused)
-    pbm_env.mail("xiangqi appeal 101 carol c4rol-Arb dismiss", sender="carol@example.org")
+    pbm_env.mail("xiangqi appeal 101 carol c4rol-Arb dismiss bob", sender="carol@example.org")
     mails = by_to(pbm_env.replies())
     for to in ("alice@example.org", "bob@example.org"):
         assert "Arbiter carol dismissed the appeal of bob" in flat(mails[to])

@@ -60,9 +60,9 @@ def test_refusals_by_mail_in_chinese_and_korean(tmp_path):
     post.send("xiangqi challenge alice bob", sender="alice@example.org")
     post.send("janggi challenge bob alice", sender="bob@example.org")
     [error] = post.send("xiangqi move 101 alice Sw0rdfish 马二进二", sender="alice@example.org")
-    assert "马二进二 不是合法着法：它所指的棋子可以走 马二进一, 马二进三。" in text(error)
+    assert "马二进二 不是合法着法：它所指的棋子可以走 马二进一、马二进三。" in text(error)
     [error] = post.send("xiangqi move 101 alice Sw0rdfish zz", sender="alice@example.org")
-    assert "无法识别着法 'zz'。请这样写：用起点-终点坐标，例如 h3e3" in text(error)
+    assert "无法识别着法“zz”。请这样写：用起点-终点坐标，例如 h3e3" in text(error)
     [error] = post.send("janggi move 101 bob Hunter22 08차87", sender="bob@example.org")
     assert "08차87은 둘 수 없는 수입니다: 08의 기물은 초의 마입니다(차가 아닙니다)" in " ".join(text(error).split())
 

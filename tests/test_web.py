@@ -231,6 +231,10 @@ def test_pbm_web_alone_serves_the_pages_of_games_taken_by_pbm_deliver(pbm_env):
         assert headers["Content-Type"] == "text/plain; charset=utf-8" and "71졸72" in body.decode()
         assert fetch(link + "/record.zh.pgn")[0] == 404            # Janggi has no Chinese PGN
         assert "a4b4" in fetch(link)[2].decode()
+        taken = pbm_env.run("web")      # the port is this one's: one line, and EX_UNAVAILABLE
+        assert taken.returncode == 69, taken.stderr
+        [line] = [line for line in taken.stderr.decode().splitlines() if line.startswith("pbm:")]
+        assert "address already in use" in line and "Traceback" not in taken.stderr.decode()
     finally:
         web.terminate()
         assert web.wait(30) == 0

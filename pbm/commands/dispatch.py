@@ -245,6 +245,22 @@ TOKEN_VERBS = frozenset({"move", "board", "mvoe", "queue", "qmove", "moveq", "se
                          "accept", "reject", "undo", "pass", "conditional", "submit", "confirm", "note:"})
 
 
+# The words a game mail's footer glosses the answers with (`resign 认输`), read as those answers
+# when one stands alone on a line of a reply.
+REPLY_WORDS = {
+    "认输": "resign", "認輸": "resign", "기권": "resign",
+    "提和": "propose", "和棋": "propose", "求和": "propose", "무승부": "propose", "무승부제안": "propose",
+    "接受": "accept", "수락": "accept", "拒绝": "reject", "拒絕": "reject", "거절": "reject",
+    "悔棋": "undo", "무르기": "undo", "停着": "pass", "停著": "pass",
+}
+
+
+def _glossed(text: str) -> str:
+    """A reply's line as the answer it means: `认输` (alone, before any closing punctuation) -> `resign`."""
+    word = "".join(text.split()).rstrip("。.!！")
+    return REPLY_WORDS.get(word, text)
+
+
 _OWN_KIND = re.compile(r"\.pbm-(turn|note|chat)@")
 
 
@@ -308,9 +324,10 @@ def _nothing_to_play(ctx: Context, req: Request, board: Board, user: str, lines:
 
 def _token_reply(ctx: Context) -> None:
     incoming = ctx.incoming
-    lines = incoming.body.strip().splitlines()
+    written = incoming.body.strip().splitlines()     # the comments go on as written
+    lines = [_glossed(text) for text in written]
     if lines:
-        line, comment = lines[0].strip(), "\n".join(lines[1:])
+        line, comment = lines[0].strip(), "\n".join(written[1:])
     else:
         line, comment = parse.strip_reply_prefix(incoming.subject), ""
     words = line.split()
@@ -372,7 +389,7 @@ def _token_reply(ctx: Context) -> None:
             # a reply to chat is chat, unless a line of it is an in-game word or a move by itself
             # ("Hi Dave," then "setup left"): that acts as in a turn mail's answer (an early move
             # is refused with the hint to queue it), never passed on as chat
-            play.say(ctx, board, user, ctx.publish("\n".join(lines)))
+            play.say(ctx, board, user, ctx.publish("\n".join(written)))
             return
         if verb not in TOKEN_VERBS and not (len(words) == 1 and _any_move(game, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
@@ -381,7 +398,7 @@ def _token_reply(ctx: Context) -> None:
             if at is None:
                 raise _nothing_to_play(ctx, req, board, user, lines or [line])
             line, words = lines[at].strip(), lines[at].split()
-            ctx.comment = "\n".join(lines[:at] + lines[at + 1:]).strip("\n")
+            ctx.comment = "\n".join(written[:at] + written[at + 1:]).strip("\n")
             req.text, req.tokens, req.words = line, words, list(words)     # the line an error quotes
             req.distrust(words)                                             # whole: it is a move
             verb = words[0].lower()

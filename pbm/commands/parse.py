@@ -60,8 +60,9 @@ class Request:
     def _quote_token(self, token: str) -> str:
         if token in self.secrets:
             return MASK
+        # a password never starts with "-" (accounts.password_problem): `-record=gib`, `--clock=2+1/2.5`
         if (self.trusted or token in self.safe or token.lower() in SAFE_WORDS or token == "**"
-                or len(token) < MIN_PASSWORD):
+                or len(token) < MIN_PASSWORD or token.startswith("-")):
             return self.mask(token)
         return MASK
 

@@ -289,13 +289,14 @@ COMMANDS: list[Command] = [
             game=True),
     Command("ruling", "BOARD", N_("the ruling that decided a game (by repetition, or on points), "
                                   "sent again"), appeals.ruling, game=True, min_args=1, max_args=1),
-    Command("appeal", "BOARD USERID PASSWORD [dismiss]",
+    Command("appeal", "BOARD USERID PASSWORD [dismiss APPELLANT]",
             N_("appeal against a game's ruling (the mail's body says why)"), appeals.appeal, game=True,
-            min_args=3, max_args=4, passwords=(2,),
+            min_args=3, max_args=5, passwords=(2,),
             details=N_("A player of the game may appeal once, within 7 days of the ruling: the arbiters "
                        "get the ruling, the player's words and the game's record, and the opponent is "
                        "told. The result stands until an arbiter adjudicates the game again or "
-                       "dismisses the appeal (appeal BOARD ADMINID PASSWORD dismiss).")),
+                       "dismisses the appeal (appeal BOARD ADMINID PASSWORD dismiss APPELLANT). A "
+                       "server without an arbiter refuses an appeal.")),
     Command("adjudicate", "BOARD ADMINID PASSWORD WINNER|draw [REASON...]",
             N_("admin: decide a game (WINNER is a user id or a side)"), admin.adjudicate, game=True,
             min_args=4, max_args=None, passwords=(2,)),

@@ -131,11 +131,20 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
         user=m["user"])),
     (r"(?P<user>\w+) withdrew the challenge", lambda m: _("{user} withdrew the challenge").format(
         user=m["user"])),
-    (r"(?P<user>\w+) did not move within (?P<days>[\d.]+) days", lambda m: _(
-        "{user} did not move within {days} days").format(user=m["user"], days=m["days"])),
-    (r"(?P<user>\w+) did not take up the challenge within (?P<days>[\d.]+) days", lambda m: _(
-        "{user} did not take up the challenge within {days} days").format(user=m["user"],
-                                                                         days=m["days"])),
+    (r"(?P<user>\w+) did not move within (?P<days>[\d.]+) days?", lambda m: i18n.ngettext(
+        "{user} did not move within {days} day", "{user} did not move within {days} days",
+        float(m["days"])).format(user=m["user"], days=m["days"])),
+    (r"(?P<user>\w+) did not move within (?P<hours>\d+) hours?", lambda m: i18n.ngettext(
+        "{user} did not move within {hours} hour", "{user} did not move within {hours} hours",
+        int(m["hours"])).format(user=m["user"], hours=m["hours"])),
+    (r"(?P<user>\w+) ran out of time", lambda m: _("{user} ran out of time").format(user=m["user"])),
+    (r"(?P<user>\w+) ran out of time, and (?P<opponent>\w+) could not win", lambda m: _(
+        "{user} ran out of time, and {opponent} could not win").format(user=m["user"],
+                                                                       opponent=m["opponent"])),
+    (r"(?P<user>\w+) did not take up the challenge within (?P<days>[\d.]+) days?", lambda m: i18n.ngettext(
+        "{user} did not take up the challenge within {days} day",
+        "{user} did not take up the challenge within {days} days", float(m["days"])).format(
+        user=m["user"], days=m["days"])),
     (r"(?P<user>\w+) withdrew from the tournament (?P<name>[\w-]+)", lambda m: _(
         "{user} withdrew from the tournament {name}").format(user=m["user"], name=m["name"])),
     (r"(?P<user>\w+) was withdrawn from the tournament (?P<name>[\w-]+) by (?P<director>\w+)", lambda m: _(
@@ -163,6 +172,9 @@ def reason(text: str, variant: str | None = None) -> str:
 
 
 _WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+    # the status line above it says the kings face each other (and what to do): not said twice
+    (r"the kings face each other \(bikjang\): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
+        "Passing now ends the game, as {outcome}.").format(outcome=_pass_outcome(m["outcome"]))),
     (r"(?P<why>.+): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
         "{why}: passing now ends the game, as {outcome}.").format(why=_why_pass(m["why"]),
                                                                  outcome=_pass_outcome(m["outcome"]))),
@@ -196,7 +208,7 @@ def warning(text: str) -> str:
     """A warning of the rules core (`game.warnings`) as a sentence in the reader's language, its
     move in the reader's notation."""
     if isinstance(text, Said) and text.template == REPEATING:
-        return _("Repeating {move} again would lose by {why}.").format(
+        return _("Repeating the cycle once more, from {move} on, would lose by {why}.").format(
             move=said_in(text.values["move"]), why=_repeated(text.values["why"]))
     for pattern, words in _WARNINGS:
         if found := pattern.match(text):
@@ -217,9 +229,19 @@ def said_in(text: object) -> str:
         # a piece of one side: a translation naming both sides' pieces (兵/卒, 졸/병) names the
         # first side's first
         names = _(text.template).split("/")
-        return names[min(side, len(names) - 1)]
-    return _(text.template).format(**{name: said_in(value) if isinstance(value, str) else value
+        faces = text.values.get("faces", ())
+        return next((n for n in names if n in faces), names[min(side, len(names) - 1)])
+    return _(text.template).format(**{name: _quoted(said_in(value)) if isinstance(value, str) else value
                                       for name, value in text.values.items()})
+
+
+def _quoted(value: str) -> str:
+    """A player's words the rules core quoted (`'炮二平十'`, Python's quotes) in the reader's quotes:
+    “炮二平十” in simplified Chinese, 「炮二平十」 in traditional; as they are in English and Korean."""
+    if len(value) < 2 or value[0] != value[-1] or value[0] not in "'\"":
+        return value
+    marks = {"zh-Hans": "“”", "zh-Hant": "「」"}.get(i18n.language())
+    return f"{marks[0]}{value[1:-1]}{marks[1]}" if marks else value
 
 
 def refusal(error: rules.RulesError) -> str:
@@ -244,6 +266,16 @@ def named(a: Arrangement) -> str:
     if i18n.language() == "en":
         return a.key
     return _("{hangul} ({romanized})").format(hangul=a.hangul, romanized=_(a.romanized))
+
+
+def setups_menu(arrangements: tuple[Arrangement, ...]) -> str:
+    """The setups a player may choose, numbered, in the reader's words: `1 inner: 마상상마
+    (ma-sang-sang-ma), HEEH from your left: ...` in English, `1 마상상마（马象象马）：马在车旁，...`."""
+    if i18n.language() == "en":
+        return "; ".join(a.describe(n) for n, a in enumerate(arrangements, start=1))
+    return _("; ").join(_("{number} {name}: {description} ({swap})").format(
+        number=n, name=named(a), description=_(a.english), swap=_(a.swap))
+        for n, a in enumerate(arrangements, start=1))
 
 
 # What the status page's record says of each event the database keeps (pbm.model.play.games.add_event):

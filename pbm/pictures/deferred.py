@@ -25,7 +25,7 @@ import rules
 from pbm.faults import crash_point
 from pbm.pictures import Picture, cached_draw
 from pbm.pictures.drawing import size
-from pbm.pictures.view import view_from
+from pbm.pictures.view import hands_in_words, view_from
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,8 @@ class Deferred:
         params = {k: v for k, v in game.params.items() if k not in {s.lower() for s in game.side_names}}
         self.spec = json.dumps({"v": game.variant.name, "p": params, "f": game.fen(),
                                 "m": game.moves[-1] if game.moves else "",
-                                "x": game.reason == "checkmate", "t": turned, "c": faces, "l": labels},
+                                "x": game.reason == "checkmate", "t": turned, "c": faces, "l": labels,
+                                **({"h": hands_in_words(game.variant)} if game.variant.drops else {})},
                                sort_keys=True, separators=(",", ":"))
         self.width, self.height = size(game.variant)
         self.alt = game.fen()
@@ -122,7 +123,8 @@ def _drawn(token: bytes) -> bytes:
         spec = json.loads(base64.urlsafe_b64decode(token))
         game = rules.Game.new(spec["v"], spec["p"] or None, spec["f"])
         return cached_draw(view_from(game, last=spec["m"], mated=spec["x"], turned=spec["t"],
-                                     faces=spec["c"], labels=spec.get("l", "coordinates"))).data
+                                     faces=spec["c"], labels=spec.get("l", "coordinates"),
+                                     hand_labels=tuple(spec.get("h", ())))).data
     except Exception:                   # the mail goes without its picture rather than not at all
         log.exception("a board picture could not be drawn; the mail goes with a blank one")
         return BLANK

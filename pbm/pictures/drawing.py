@@ -85,7 +85,7 @@ def hand_sides(turned: bool) -> tuple[int, int]:
 def render(view: View) -> tuple[bytes, int, int]:
     """The PNG of `view`, and its width and height."""
     v = view.variant
-    image = _background(v, view.turned, view.labels).copy()
+    image = _background(v, view.turned, view.labels, view.hand_labels).copy()
     for sq in view.last:
         sprites.last_move().paste(image, point(v, view.turned, sq))
     if view.king >= 0:
@@ -128,7 +128,7 @@ def _palette(v) -> Image.Image:
 
 
 @functools.lru_cache(maxsize=32)
-def _background(v, turned: bool, labels: str) -> Image.Image:
+def _background(v, turned: bool, labels: str, hand_labels: tuple[str, ...]) -> Image.Image:
     """The picture without pieces, marks or hands' pieces: the same for every position."""
     width, height = size(v)
     image = Image.new("RGB", (width * SCALE, height * SCALE), BOARD)
@@ -152,7 +152,7 @@ def _background(v, turned: bool, labels: str) -> Image.Image:
     if v.drops:
         for row, side in enumerate(hand_sides(turned)):
             _, y = hand_point(v, row, 0)
-            pen.text(_scaled((board_svg.LABEL - 4, y)), f"{v.side_names[side]}'s hand", font=font(11 * SCALE),
+            pen.text(_scaled((board_svg.LABEL - 4, y)), hand_labels[side], font=font(11 * SCALE),
                      fill=LINE, anchor="lm")
     if caption(v):
         pen.text(_scaled((width / 2, height - CAPTION / 2)), caption(v), font=font(13 * SCALE),
@@ -211,7 +211,7 @@ def _hand(image: Image.Image, v, row: int, side: int, counts: tuple[int, ...]) -
     """One side's pieces in hand: a disc per kind held, a count badge where more than one."""
     held = [(piece, n) for piece, n in zip(v.pieces, counts) if n]
     if not held:
-        sprites.words("none", 12).paste(image, hand_point(v, row, 0))
+        sprites.words("-", 12).paste(image, hand_point(v, row, 0))     # as the text says it
     for index, (piece, n) in enumerate(held):
         x, y = hand_point(v, row, index)
         _piece(v, piece, side, "hanja", HAND_RADIUS).paste(image, (x, y))

@@ -14,6 +14,9 @@ from importlib import resources
 
 from PIL import ImageFont
 
+from pbm import i18n
+from pbm.i18n import _
+
 from rules.notation_chinese import RED_FILES
 from rules.variant import PieceType
 from rules.variants import get_variant, variant_names
@@ -32,13 +35,24 @@ def face(piece: PieceType, side: int, faces: str = "hanja") -> tuple[str, bool]:
 
 def characters() -> str:
     """Every character a picture may draw, sorted: the pieces' faces in both choices, ASCII, and
-    the Chinese numerals of Red's files (the labels for a reader of Chinese notation)."""
+    the Chinese numerals of Red's files (the labels for a reader of Chinese notation), and the
+    hands' labels in every language."""
     drawn = set(ASCII) | set(RED_FILES)
     for name in variant_names():
         for piece in get_variant(name).pieces:
             for faces in FACES:
                 drawn.update(face(piece, side, faces)[0] for side in (0, 1))
+        if get_variant(name).drops:
+            for lang in i18n.LANGUAGES:
+                with i18n.speaking(lang):
+                    drawn.update(*map(hand_label, get_variant(name).side_names))
     return "".join(sorted(drawn))
+
+
+def hand_label(side: str) -> str:
+    """The words beside a row of pieces in hand, in the reader's language: `In White's hand:`,
+    `白方手中：`, as the text under the picture says it."""
+    return _("In {side}'s hand: {pieces}").format(side=_(side), pieces="").strip()
 
 
 # Read once, when pbm starts: reinstalling pbm under a running server removes and rewrites the

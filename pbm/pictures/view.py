@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import rules
-from pbm.pictures.faces import FACES
+from pbm.pictures.faces import FACES, hand_label
 from rules.board_svg import last_move_squares
 from rules.tables import Tables
 from rules.variant import Variant
@@ -27,6 +27,12 @@ def labels_for(variant: Variant, notation: str) -> str:
     return LABELS.get(notation, "coordinates") if notation in variant.notations else "coordinates"
 
 
+def hands_in_words(variant: Variant) -> tuple[str, ...]:
+    """The words beside each side's hand on a picture of `variant`, in the language being written
+    (a picture is drawn later, where no reader is known: the mail's writer puts them in)."""
+    return tuple(map(hand_label, variant.side_names)) if variant.drops else ()
+
+
 @dataclass(frozen=True)
 class View:
     variant: Variant                    # compared by identity: one value per game and parameters
@@ -37,23 +43,28 @@ class View:
     turned: bool                        # drawn from the second player's side
     faces: str                          # "hanja" or "hangul" (Janggi); "hanja" for the other games
     labels: str                         # the edges' labels: LABELS, in the reader's notation
+    hand_labels: tuple[str, ...]        # the words beside each side's hand, in the reader's language
     tables: Tables = field(compare=False)
     board: tuple[int, ...] = field(compare=False)          # piece codes by point
     hands: tuple[tuple[int, ...], ...] = field(compare=False, default=())  # [side][piece type]
 
 
-def view_of(game: rules.Game, *, turned: bool, faces: str = "hanja", labels: str = "coordinates") -> View:
+def view_of(game: rules.Game, *, turned: bool, faces: str = "hanja", labels: str = "coordinates",
+            hand_labels: tuple[str, ...] = ()) -> View:
     """The picture `game` shows now to a reader on the first player's side (`turned`: the second's),
     with Janggi's pieces in `faces`.  A checkmate is "checkmate" in `game.reason`: the side to move
     is the mated one, as it is the one in check."""
     return view_from(game, last=game.moves[-1] if game.moves else "",
-                     mated=game.reason == "checkmate", turned=turned, faces=faces, labels=labels)
+                     mated=game.reason == "checkmate", turned=turned, faces=faces, labels=labels,
+                     hand_labels=hand_labels)
 
 
 def view_from(game: rules.Game, *, last: str, mated: bool, turned: bool, faces: str,
-              labels: str = "coordinates") -> View:
+              labels: str = "coordinates", hand_labels: tuple[str, ...] = ()) -> View:
     """The picture of `game`'s position with `last` (a move in coordinates, "" for none) marked and,
-    if `mated`, its side to move mated: what a game rebuilt from a FEN cannot say of itself."""
+    if `mated`, its side to move mated: what a game rebuilt from a FEN cannot say of itself.
+    `hand_labels`: the hands' words in the reader's language (`hands_in_words`; default: in the
+    language being written)."""
     if faces not in FACES:
         raise ValueError(f"faces is one of {', '.join(FACES)}, not {faces!r}")
     if labels not in LABELS.values():
@@ -64,6 +75,7 @@ def view_from(game: rules.Game, *, last: str, mated: bool, turned: bool, faces: 
     king = pos.kings[pos.side] if mated or game.in_check() else -1
     hands = getattr(pos, "hands", None) if v.drops else None
     return View(variant=v, fen=game.fen(), last=tuple(last_move_squares(v, last)),
-                king=king, mated=mated, turned=turned, faces=faces, labels=labels, tables=game.tables,
+                king=king, mated=mated, turned=turned, faces=faces, labels=labels,
+                hand_labels=(hand_labels or hands_in_words(v)) if v.drops else (), tables=game.tables,
                 board=tuple(pos.board[:game.tables.n]),
                 hands=tuple(tuple(hand) for hand in hands) if hands is not None else ())

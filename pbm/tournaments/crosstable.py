@@ -53,16 +53,21 @@ class Table:
     def fits(self) -> bool:
         return max(map(width, self.text().splitlines())) <= WIDTH
 
-    def html(self) -> str:
-        """One cell a line, so that the lines of the mail stay within 78 columns however wide the table."""
-        lines = ['<table style="border-collapse:collapse;font-family:monospace">']
+    def html(self, inline: bool = True) -> str:
+        """One cell a line, so that the lines of the mail stay within 78 columns however wide the
+        table.  Styled inline for a mail client; `inline=False`: by class, for a web page whose
+        Content-Security-Policy forbids inline style (pbm/web/page.css)."""
+        def styled(css: str, name: str) -> str:
+            return f'style="{css}"' if inline else f'class="{name}"'
+        lines = [f'<table {styled("border-collapse:collapse;font-family:monospace", "crosstable")}>']
         for tag, row in [("th", self.header)] + [("td", r) for r in self.rows]:
             rule = ";border-bottom:1px solid" if tag == "th" else ""
             lines.append("<tr>")
-            lines += [f'<{tag} style="padding:0 5px;text-align:{"left" if i == 1 else "right"}{rule}">'
-                      f"{escape(text)}</{tag}>" for i, text in enumerate(row)]
+            sides = ["left" if i == 1 else "right" for i in range(len(row))]
+            lines += [f'<{tag} {styled(f"padding:0 5px;text-align:{side}{rule}", side)}>'
+                      f"{escape(text)}</{tag}>" for text, side in zip(row, sides)]
             lines.append("</tr>")
-        lines += ["<tr>", f'<td colspan="{len(self.header)}" style="padding:4px 5px">',
+        lines += ["<tr>", f'<td colspan="{len(self.header)}" {styled("padding:4px 5px", "legend")}>',
                   escape(self.legend), "</td>", "</tr>"]
         return "\n".join(lines + ["</table>"]) + "\n"
 
@@ -165,9 +170,9 @@ def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
 
 def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
                     double: bool = False, tiebreaks: tuple[str, ...] | None = None,
-                    rounds: int | None = None, corrected: Corrected = frozenset()) -> str:
-    """The same table as HTML markup (a plain <table>, inline styles only)."""
-    return table(system, entrants, games, double, tiebreaks, rounds, corrected).html()
+                    rounds: int | None = None, corrected: Corrected = frozenset(), inline: bool = True) -> str:
+    """The same table as HTML markup (a plain <table>, inline styles only; `inline=False`: classes)."""
+    return table(system, entrants, games, double, tiebreaks, rounds, corrected).html(inline)
 
 
 SHORT_ROWS = 10         # the leaders a short standings table shows (and the reader's own row)

@@ -110,6 +110,9 @@ def _configuration(config: Config, user: User) -> Iterator[str]:
         yield (("" if config.outbound.mode == "smtp" else NOTE)
                + f"[server] address is {config.server.address}, which no player elsewhere can write "
                  f"to: set the address players write to before replies go out")
+    if not config.admins.users:
+        yield (f"{NOTE}no [admins] users: nobody can adjudicate a game or hear an appeal against a "
+               f"ruling, so appeals are refused; name an arbiter (a registered user id) to allow them")
 
 
 def _file_modes(config: Config, user: User) -> Iterator[str]:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import rules
 from pbm import i18n
 from pbm.i18n import _
-from pbm.commands.mails import movetimes, notelines, notify
+from pbm.commands.mails import movelist, movetimes, notelines, notify
 from pbm.commands.base import Context
 from pbm.commands.mails.next_steps import reader_styles
 from pbm.config import Config
@@ -157,20 +157,19 @@ def chart(db: Database, config: Config, who: Reader) -> bytes:
         return report.chart(worked, report.values(worked, prefs, user)["sides"][0]).data
 
 
-def _rows(board: Board, game: rules.Game, style: str, here: int, marks: dict[int, str]) -> list[list]:
-    """The move list as rows of (number, [(ply, name, shown now)...]), one row per move pair."""
+def _rows(board: Board, game: rules.Game, style: str, here: int,
+          marks: dict[int, str]) -> list[list[tuple[int, str, bool]]]:
+    """The move list as the mails have it: rows of two cells (ply, name, shown now), plies numbered
+    one by one (the mails', the counter's and the comments' numbers), the first player's moves on
+    the left; each named as the reader's mails name it (`both`: coordinates and WXF), with
+    its mark of the engine's review (`marks`)."""
     if style in reader_styles(game.variant):
         names = game.name_moves(style)
     else:
-        names = [m.move if style == "coordinates" else m.notation for m in board.moves]
-    black_first = board.start_fen.split()[1] == "b"
-    rows: list[list] = []
-    for ply, name in enumerate(names, start=1):
-        index = ply - 1 + black_first
-        if index % 2 == 0 or not rows:
-            rows.append([index // 2 + 1, [None] * (index % 2)])
-        rows[-1][1].append((ply, name + marks.get(ply, ""), ply == here))
-    return rows
+        names = [" ".join(movelist.cell(m, style if style in movelist.STYLES else "both").split())
+                 for m in board.moves]
+    cells = [(ply, name + marks.get(ply, ""), ply == here) for ply, name in enumerate(names, start=1)]
+    return [cells[i:i + 2] for i in range(0, len(cells), 2)]
 
 
 def picture(db: Database, config: Config, who: Reader, ply: str | None) -> bytes:

@@ -49,3 +49,14 @@ def screenshot_url(url: str, png: Path, *extra: str, width: int, height: int) ->
                               check=True, capture_output=True, timeout=120)
     assert png.exists(), "\n".join(line for line in done.stderr.decode(errors="replace").splitlines() if "dbus" not in line)
     return Image.open(png).convert("RGB")
+
+
+def console(url: str, *extra: str, width: int = 800, height: int = 1200) -> list[str]:
+    """What the page at `url` wrote to Chromium's console while it was drawn: its errors, and every
+    Content-Security-Policy violation (an inline style blocked, a script refused)."""
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run([chromium(), *FLAGS, *extra, "--enable-logging=stderr", "--v=0",
+                               f"--screenshot={Path(folder) / 'page.png'}", f"--window-size={width},{height}",
+                               f"--user-data-dir={Path(folder) / 'profile'}", url],
+                              check=True, capture_output=True, timeout=120)
+    return [line for line in done.stderr.decode(errors="replace").splitlines() if ":CONSOLE" in line]

@@ -181,16 +181,22 @@ def _set_password(ctx: Context, user_id: str, new: str, still: str = "") -> None
 
 
 def _new_reply_addresses(ctx: Context, user_id: str) -> list[str]:
-    """The lines listing the user's running games, each with its new reply address."""
+    """The lines listing the user's running games, each with its new reply address (and page link,
+    where the server has pages)."""
     boards = games.listing(ctx.db, None, [user_id], "active", MAX_LISTED)
     if not boards:
         return []
     epoch = accounts.token_epoch(ctx.db, user_id)
-    return ["", _("The new reply addresses of your running games (answer a game with a mail to its "
-                  "address, the move on the first line):"), "",
+    pages = bool(ctx.config.web.base_url)       # the old page links stopped working too
+    heading = (_("The new reply addresses and page links of your running games (answer a game with a "
+                 "mail to its address, the move on the first line):") if pages else
+               _("The new reply addresses of your running games (answer a game with a mail to its "
+                 "address, the move on the first line):"))
+    return ["", heading, "",
             *(line for board in boards for line in (
                 f"    {board.title} Board {board.number} ({board.player1} - {board.player2})",
-                f"      {notify.reply_address(ctx, board, user_id, epoch)}"))]
+                f"      {notify.reply_address(ctx, board, user_id, epoch)}",
+                *([f"      {notify.page_link(ctx, board, user_id, epoch)}"] if pages else [])))]
 
 
 def set_preferences(ctx: Context, req: Request) -> None:

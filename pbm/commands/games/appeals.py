@@ -6,7 +6,9 @@ ruling_words), without the players' comments.  `GAME appeal BOARD USERID PASSWOR
 the game object once, within APPEAL_DAYS of the ruling: the arbiters (`[admins] users`) get the
 ruling, the player's words (the mail's body) and the game's record; the opponent is told; the result
 stands until an arbiter adjudicates the game again (pbm.commands.games.admin) or dismisses the appeal
-(`GAME appeal BOARD ADMINID PASSWORD dismiss`); both players are told either way.
+(`GAME appeal BOARD ADMINID PASSWORD dismiss USERID`, one appeal by its appellant's name); both
+players are told either way.  A server without an arbiter (no `[admins] users` with an address)
+refuses an appeal, saying why, as nobody could hear it (pbm doctor notes that too).
 """
 from __future__ import annotations
 
@@ -55,11 +57,12 @@ def history(ctx: Context, board: Board) -> list[str]:
 def appeal(ctx: Context, req: Request) -> None:
     board, user = board_and_user(ctx, req)
     ctx.actor = user
-    if len(req.args) == 4:
-        if req.args[3].lower() != "dismiss":
-            raise CommandError(_("After the password only the word dismiss may follow (an arbiter's "
-                                 "answer to an appeal), not {word}.").format(word=req.args[3]))
-        _dismiss(ctx, board, user)
+    if len(req.args) >= 4:
+        if req.args[3].lower() != "dismiss" or len(req.args) != 5:
+            raise CommandError(_("After the password only dismiss and the appellant's user id may "
+                                 "follow (an arbiter's answer to one appeal: dismiss USERID), not "
+                                 "{words}.").format(words=" ".join(req.args[3:])))
+        _dismiss(ctx, board, user, req.args[4].lower())
         return
     require_player(board, user)
     if board.status != games.FINISHED or not board.finished_at \
@@ -71,6 +74,11 @@ def appeal(ctx: Context, req: Request) -> None:
         raise CommandError(_("The ruling on {title} Board {number} was given on {day}: an appeal is "
                              "made within {days} days of it.").format(
             title=board.title, number=board.number, day=board.finished_at[:10], days=APPEAL_DAYS))
+    if not _arbiters_known(ctx):
+        raise CommandError(_("This server has no arbiter with an address ([admins] users), so nobody "
+                             "could hear an appeal: it was not made, and the result stands. Ask the "
+                             "server's operator ({address}) to name one."
+                             ).format(address=ctx.config.server.address))
     text = ctx.publish(ctx.comment)
     if not text:
         raise CommandError(_("Say why in the mail's body: the arbiters read it with the ruling."))
@@ -87,7 +95,13 @@ def appeal(ctx: Context, req: Request) -> None:
     ctx.out.append(notify.answer(ctx, board, _(
         "Your appeal against the ruling on {title} Board {number} went to the arbiters ({arbiters}); "
         "{opponent} has been told. The result stands until an arbiter decides.").format(
-        title=board.title, number=board.number, arbiters=", ".join(arbiters) or "-", opponent=opponent)))
+        title=board.title, number=board.number, arbiters=", ".join(arbiters), opponent=opponent)))
+
+
+def _arbiters_known(ctx: Context) -> list[str]:
+    """The arbiters an appeal can reach: `[admins] users` who have an account and an address."""
+    names = [a.lower() for a in ctx.config.admins.users]
+    return [name for name, who in accounts.readers(ctx.db, names).items() if who.address is not None]
 
 
 def _arbiters(ctx: Context, board: Board, user: str, text: str) -> list[str]:
@@ -102,11 +116,11 @@ def _arbiters(ctx: Context, board: Board, user: str, text: str) -> list[str]:
             continue
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
             lines = [_("{user} appeals against the ruling on {title} Board {number} ({outcome}).").format(
-                user=user, title=board.title, number=board.number, outcome=notify.status_lines(board, game)[0])]
+                user=user, title=board.title, number=board.number, outcome=notify.outcome(board))]
             body = compose.render("appeal.j2", lines=lines, user=user, text=text,
                                   ruling=ruling_words.lines(board, game), commands=[
                                       f"{board.variant} adjudicate {board.number} {name} PASSWORD WINNER|draw "
-                                      f"REASON", f"{board.variant} appeal {board.number} {name} PASSWORD dismiss"])
+                                      f"REASON", f"{board.variant} appeal {board.number} {name} PASSWORD dismiss {user}"])
             subject = _("{title} Board {number}: appeal by {user}").format(
                 title=board.title, number=board.number, user=user)
         ctx.out.append(compose.notify(who.address, subject, body, root=notify.thread(ctx, board),
@@ -115,20 +129,22 @@ def _arbiters(ctx: Context, board: Board, user: str, text: str) -> list[str]:
     return sent
 
 
-def _dismiss(ctx: Context, board: Board, arbiter: str) -> None:
+def _dismiss(ctx: Context, board: Board, arbiter: str, appellant: str) -> None:
+    """Dismiss `appellant`'s appeal, named: an arbiter dismisses the appeal they read, never one
+    lodged before they were an arbiter and so never sent to them."""
     if not admin.is_admin(ctx, arbiter):
         raise CommandError(_("{user} is not an arbiter of this server: only the arbiters may dismiss "
                              "an appeal.").format(user=arbiter))
-    closed = appeals.close(ctx.db, board, appeals.DISMISSED, arbiter, ctx.now)
+    closed = appeals.close(ctx.db, board, appeals.DISMISSED, arbiter, ctx.now, appellant)
     if not closed:
-        raise CommandError(_("There is no open appeal on {title} Board {number}.").format(
-            title=board.title, number=board.number))
+        raise CommandError(_("There is no open appeal of {user} on {title} Board {number}.").format(
+            user=appellant, title=board.title, number=board.number))
     games.add_event(ctx.db, board, "dismiss", arbiter, ", ".join(closed), ctx.now)
     _tell(ctx, board, list(board.players), lambda: _(
         "Arbiter {arbiter} dismissed the appeal of {users} against the ruling on {title} Board "
         "{number}: the result stands ({outcome}).").format(
         arbiter=arbiter, users=", ".join(closed), title=board.title, number=board.number,
-        outcome=notify.status_lines(board, board.replay())[0]))
+        outcome=notify.outcome(board)))
     ctx.out.append(notify.answer(ctx, board, _("The appeal on {title} Board {number} is dismissed; "
                                                "both players have been told.").format(
         title=board.title, number=board.number)))

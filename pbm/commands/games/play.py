@@ -19,7 +19,7 @@ from pbm import catalogue
 from pbm.commands import wording
 from pbm.commands.accounts import flood
 from pbm.commands.games import conditional, imports, setups, turns
-from pbm.commands.mails import notify
+from pbm.commands.mails import movelist, notify
 from pbm.commands.timing import timeouts
 from pbm.commands.base import (
     CommandError,
@@ -246,13 +246,14 @@ def _undo(ctx: Context, board: Board, user: str) -> None:
         raise CommandError(_("You have made no move yet, so there is nothing of yours to take back."))
     _may_offer(board, user, "undo")
     taken = " ".join(m.move for m in board.moves[-plies:])
+    game, before = board.replay(), board.ply - plies
     board.offer, board.offer_by = "undo", user
     opponent = board.opponent(user)
     _offer_made(ctx, board, user, lazy(lambda: _(
         "{user} asks to take back {moves}. {opponent} may accept or reject it.").format(
-        user=user, moves=taken, opponent=opponent)), lazy(lambda: _(
+        user=user, moves=movelist.moves_named(game, before, taken), opponent=opponent)), lazy(lambda: _(
         "You asked to take back {moves}; {opponent} may accept or reject it.").format(
-        moves=taken, opponent=opponent)))
+        moves=movelist.moves_named(game, before, taken), opponent=opponent)))
 
 
 def _may_offer(board: Board, user: str, kind: str) -> None:
@@ -294,7 +295,7 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
         return
     plies = _undo_plies(board, board.offer_by)
     taken = " ".join(m.move for m in board.moves[-plies:])
-    asker = board.offer_by
+    asker, played = board.offer_by, board.replay()
     games.take_back(ctx.db, board, plies)
     games.clear_premoves(ctx.db, board)
     notes = conditional.drop(ctx, board, taken)
@@ -306,7 +307,7 @@ def _accept(ctx: Context, board: Board, user: str) -> None:
     games.save(ctx.db, board, ctx.now)
     notify.board_mails(ctx, board, game, actor=user, notes=notes, headline=[lazy(lambda: _(
         "{user} agreed to take back {moves} at {asker}'s request. Queued moves were cleared.").format(
-        user=user, moves=taken, asker=asker))])
+        user=user, moves=movelist.moves_named(played, board.ply, taken), asker=asker))])
 
 
 def _agree_draw(ctx: Context, board: Board, user: str) -> None:

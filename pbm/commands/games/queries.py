@@ -10,7 +10,7 @@ import rules
 from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import conditional, notebook
-from pbm.commands.mails import movetimes, notify
+from pbm.commands.mails import movelist, movetimes, notify
 from pbm.commands.base import (
     MAX_LISTED,
     CommandError,
@@ -129,8 +129,9 @@ def status(ctx: Context, req: Request) -> None:
     for address, reason in bounces.refused_addresses(ctx.db, filter(None, mailboxes)).items():
         headline.append(_("Mail to {user} ({address}) was refused for good: {reason}").format(
             user=mailboxes[address], address=address, reason=reason))
-    record = [f"  {at[:16]}  {wording.event(kind, user, detail, game.variant.arrangements)}"
-              for at, kind, user, detail in games.events(ctx.db, board)]
+    record = [f"  {at[:16]}  " + wording.event(
+        kind, user, movelist.moves_named(game, ply, detail) if kind == "undo" else detail, game.variant.arrangements)
+        for at, kind, user, detail, ply in games.events(ctx.db, board)]
     user = accounts.user_of_address(ctx.db, ctx.incoming.sender, board.players)
     prefs = accounts.preferences(ctx.db, user) if user else accounts.defaults()
     values.update(board="", moves=movetimes.listed(board, game, prefs), drawn=None,
@@ -145,7 +146,7 @@ def player(ctx: Context, req: Request) -> None:
     title = catalogue.title(req.game)
     rating = ratings.get(ctx.db, req.game, user)
     running = games.listing(ctx.db, req.game, [user], "active", MAX_LISTED)
-    ctx.answer(_("{title} player {user}").format(title=title, user=user), "player.j2", title=title, user=user, rating=rating,
+    ctx.answer(_("{title} player {user}").format(title=wording.name(title), user=user), "player.j2", title=title, user=user, rating=rating,
                shown=rating.shown(ctx.now), provisional=correspondence.provisional(rating.at(ctx.now)),
                limit=correspondence.PROVISIONAL, changes=ratings.changes(ctx.db, req.game, user),
                opponents=games.head_to_head(ctx.db, req.game, user), running=[_line(b) for b in running],
@@ -165,13 +166,14 @@ def _reliability(ctx: Context, user: str) -> list[str]:
 
 
 def record(ctx: Context, req: Request) -> None:
-    """The game's record in the format asked for (PGN by default), in the mail and attached."""
+    """The game's record in the format asked for (by default PGN, or the one in the reader's
+    notation: `_own_format`), in the mail and attached."""
     board = load_board(ctx, req.game, req.args[0])
     words = list(req.args[1:])
     utf8 = bool(words) and words[-1].lower() in formats.UTF8_WORDS     # `record 101 zh utf-8`
     if utf8:
         words.pop()
-    fmt = record_format(board, words[0] if words else "pgn")
+    fmt = record_format(board, words[0] if words else _own_format(board))
     lang = i18n.language()
     text = fmt.write(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address, lang)
     name = formats.filename(fmt, board)
@@ -182,6 +184,14 @@ def record(ctx: Context, req: Request) -> None:
         compose.render("record.j2", title=board.title, number=board.number, filename=name, pgn=text,
                        form=fmt.key),
         root=notify.thread(ctx, board), attachments=(attached,)))
+
+
+def _own_format(board: Board) -> str:
+    """The record a reader gets without naming one: in their notation where a format has it (Chinese
+    PGN for a reader of Chinese notation, `.gib` for one of Korean kibo), else PGN."""
+    style = i18n.notation()
+    own = "zh" if style.startswith("chinese") else "gib" if style == "korean" else "pgn"
+    return own if formats.FORMATS.get(own) in formats.of(board.variant) else "pgn"
 
 
 def record_format(board: Board, word: str) -> formats.Format:
@@ -237,14 +247,14 @@ def _line(board: Board) -> str:
 def standings(ctx: Context, req: Request) -> None:
     """Every rating of the game, sure or not."""
     title = catalogue.title(req.game)
-    _rating_table(ctx, _("{title} standings").format(title=title), ratings.standings(ctx.db, req.game),
+    _rating_table(ctx, _("{title} standings").format(title=wording.name(title)), ratings.standings(ctx.db, req.game),
                   sure_only=False)
 
 
 def rating_list(ctx: Context, req: Request) -> None:
     """`GAME ratings`: the sure ratings only, as Lichess's leaderboards list only rankable ones."""
     title = catalogue.title(req.game)
-    _rating_table(ctx, _("{title} ratings").format(title=title),
+    _rating_table(ctx, _("{title} ratings").format(title=wording.name(title)),
                   ratings.rating_list(ctx.db, req.game, ctx.now), sure_only=True)
 
 
@@ -316,6 +326,6 @@ def answer_tried(ctx: Context, board: Board, game: rules.Game, line: str, footer
     """The board of `game` (a copy with moves tried on it), headed by `line`, to the sender."""
     values = notify.for_sender(ctx, board, game)
     values.update(status=[], moves="", headline=[line], notes=[], comment=None, footer=list(footer))
-    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} preview",
+    ctx.out.append(compose.answer(ctx.incoming, f"{notify.subject(board)} {_('preview')}",
                                   compose.render("board.j2", **values), root=notify.thread(ctx, board),
                                   reply_to=reply_to, kind="note"))

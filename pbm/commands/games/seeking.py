@@ -34,13 +34,13 @@ def seek(ctx: Context, req: Request) -> None:
     posted, replaced = seeks.post(ctx.db, variant, user, params, options, rating == "rated", ctx.now,
                                   ctx.config.server.seek_days)
     lines = [_("Your {title} seek {n} ({terms}) is open until {time} UTC.").format(
-                 title=title, n=posted.id, terms=seeks.terms(posted), time=posted.expires_at[:16])
+                 title=wording.name(title), n=posted.id, terms=seeks.terms(posted), time=posted.expires_at[:16])
              + (" " + _("It replaces your earlier one.") if replaced else ""),
              _("Anyone can take it with: {command}").format(
                  command=f"{variant} accept-seek {posted.id} USERID PASSWORD"),
              _("You will play {side}, and the game counts from its start.").format(
                  side=wording.name(rules.get_variant(variant).side_names[0]))]
-    ctx.answer(_("{title} seek {n}").format(title=title, n=posted.id), "note.j2", lines=lines)
+    ctx.answer(_("{title} seek {n}").format(title=wording.name(title), n=posted.id), "note.j2", lines=lines)
 
 
 def accept_seek(ctx: Context, req: Request) -> None:
@@ -51,7 +51,7 @@ def accept_seek(ctx: Context, req: Request) -> None:
         found = None
     if found is None or found.variant != variant or not seeks.is_open(ctx.db, found, ctx.now):
         raise CommandError(_("There is no open {title} seek {n}. Send \"{command}\" for the list.").format(
-            title=catalogue.title(variant), n=req.args[0], command=f"{variant} seeks"))
+            title=wording.name(catalogue.title(variant)), n=req.args[0], command=f"{variant} seeks"))
     user = authenticate(ctx, req.args[1], req.args[2])
     if user == found.user_id:
         raise CommandError(_("That is your own seek; to change it, post a new one (it replaces it)."))
@@ -74,11 +74,11 @@ def list_seeks(ctx: Context, req: Request) -> None:
         date=s.expires_at[:10]) for s in found]
     if not lines:
         lines = [_("No open {title} seeks. Post one: {command}").format(
-            title=title, command=f"{req.game} seek USERID PASSWORD [-params] [--options] [rated|unrated]")]
+            title=wording.name(title), command=f"{req.game} seek USERID PASSWORD [-params] [--options] [rated|unrated]")]
     else:
         lines.append(_("Take one with: {command}").format(command=f"{req.game} accept-seek N USERID PASSWORD"))
-    ctx.answer(_("{title} seeks").format(title=title), "games.j2",
-               heading=_("Open {title} seeks").format(title=title), lines=lines,
+    ctx.answer(_("{title} seeks").format(title=wording.name(title)), "games.j2",
+               heading=_("Open {title} seeks").format(title=wording.name(title)), lines=lines,
                capped=len(found) == MAX_LISTED)
 
 
@@ -90,12 +90,12 @@ def expire(ctx: Context, limit: int) -> None:
             title, days = catalogue.title(lapsed.variant), ctx.config.server.seek_days
             with notify.speaking_to(ctx, lapsed.user_id):
                 ctx.out.append(compose.notify(
-                    address, _("{title} seek {n} expired").format(title=title, n=lapsed.id),
+                    address, _("{title} seek {n} expired").format(title=wording.name(title), n=lapsed.id),
                     compose.render("note.j2", lines=[ngettext(
                         "Nobody took your {title} seek {n} ({terms}) in {days} day, so it is withdrawn. "
                         "Post a new one to try again.",
                         "Nobody took your {title} seek {n} ({terms}) in {days} days, so it is withdrawn. "
                         "Post a new one to try again.", days).format(
-                        title=title, n=lapsed.id, terms=seeks.terms(lapsed), days=compose.number(days))])))
+                        title=wording.name(title), n=lapsed.id, terms=seeks.terms(lapsed), days=compose.number(days))])))
 
 

@@ -26,7 +26,8 @@ from pbm.commands.parse import Request
 from pbm.i18n import _, lazy
 from pbm.model.play import games
 from pbm.model.play.games import Board
-from rules.variant import Arrangement
+from rules.said import Said
+from rules.variant import NOT_A_SETUP, Arrangement
 
 
 def setup(ctx: Context, req: Request) -> None:
@@ -90,6 +91,10 @@ def _choose(game: rules.Game, side: str, text: str) -> Arrangement:
     try:
         return game.setup(side, text)
     except rules.RulesError as e:
+        why = e.args[0] if e.args else None
+        if isinstance(why, Said) and why.template == NOT_A_SETUP:   # the list in the reader's words
+            raise CommandError(_("{why}.").format(why=_(NOT_A_SETUP).format(
+                text=why.values["text"], choices=wording.setups_menu(game.variant.arrangements)))) from None
         raise CommandError(wording.refusal(e)) from None
 
 

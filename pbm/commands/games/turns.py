@@ -300,7 +300,7 @@ def carry_on(ctx: Context, board: Board, game: rules.Game, headline: list[str],
         record_move(ctx, board, game, board.to_move, True, headline)
     if game.result == "*":
         schedule(ctx, board)
-        for side, warning in game.warnings:  # "repeating h7g7 again would lose by perpetual chase"
+        for side, warning in game.warnings:  # "repeating the cycle once more, from h7g7 on, would lose by ..."
             notes.setdefault(board.player_of(side), []).append(i18n.lazy(
                 lambda warning=warning: wording.warning(warning)))
     else:

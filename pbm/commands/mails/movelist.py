@@ -15,8 +15,9 @@ from typing import NamedTuple
 import rules
 from pbm import i18n
 from pbm.commands.mails.next_steps import reader_styles
-from pbm.i18n import _, ljust, width
+from pbm.i18n import N_, _, ljust, width
 from pbm.model.play.games import Board, PlayedMove
+from rules.notation import PASS
 
 KEPT = 1000             # lists a thread keeps: one per board played on lately
 STYLES = ("both", "coordinates", "wxf")     # the lists made from the stored moves alone
@@ -37,10 +38,38 @@ def text(board: Board, sides: tuple[str, str], upto: int | None = None, notation
 
 
 def cell(m: PlayedMove, notation: str) -> str:
-    """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them."""
+    """`h3e3   C2=5`: coordinates, then the game's notation where it differs from them (a pass
+    in the reader's language)."""
+    if m.move == PASS:
+        return pass_word()
     if m.notation == m.move or notation == "coordinates":
         return m.move
     return m.notation if notation == "wxf" else f"{m.move:<6} {m.notation}"
+
+
+PASS_WORD = N_("pass")                  # a Janggi pass, in a move list or a sentence
+
+
+def pass_word() -> str:
+    """A pass as a reader of the game's coordinates writes it in their language: pass, 停着, 한수쉼."""
+    return _(PASS_WORD)
+
+
+def moves_named(game: rules.Game, ply: int, moves: str) -> str:
+    """`moves` (coordinates, as a take-back stores them) played after the first `ply` moves of
+    `game`, named in the reader's notation where they chose one (`炮五进四 马3进5`)."""
+    style = i18n.notation()
+    if style not in reader_styles(game.variant):
+        return moves
+    try:
+        probe = game.at(ply)
+        named = []
+        for move in moves.split():
+            probe.play(move)
+            named.append(probe.name_last(style))
+    except rules.RulesError:            # a later take-back went further back: as stored
+        return moves
+    return " ".join(named)
 
 
 class _List(NamedTuple):

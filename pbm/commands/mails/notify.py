@@ -46,11 +46,12 @@ def subject(board: Board, *, new: bool = False, comment: bool = False) -> str:
     if board.status == games.ACTIVE:
         text = f"{'New ' if new else ''}{board.title} Board {board.number} {board.to_move or board.player1}"
     else:
-        text = f"{board.title} Board {board.number} over: {_outcome(board)}"   # "over:" in every language
+        text = f"{board.title} Board {board.number} over: {outcome(board)}"   # "over:" in every language
     return f"{text} **" if comment else text
 
 
-def _outcome(board: Board) -> str:
+def outcome(board: Board) -> str:
+    """How a finished game ended, as a phrase in the reader's language: `alice won (checkmate)`."""
     why = wording.reason(board.reason, board.variant) if board.reason else ""
     if board.status == games.FINISHED and board.winner:
         return (_("{user} won ({why})") if why else _("{user} won")).format(user=board.winner, why=why)
@@ -107,6 +108,8 @@ def played(move: str, notation: str, names: dict[str, str] | None = None) -> str
     in the reader's notation where `names` (style -> name) has it: `炮二平五`."""
     if names and i18n.notation() in names:
         return names[i18n.notation()]
+    if move == rules.PASS:
+        return movelist.pass_word()
     return move if notation == move else f"{move} ({notation})"
 
 
@@ -149,8 +152,9 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "ruling": ruling_words.wrapped(ruling),
         "ruling_said": ruling,
         "cycle": ruling_words.cycle(board, game, viewer) if upto is None else None,
-        "position_note": (_("Position after move {n} of {total}.").format(n=upto, total=board.ply)
-                          if upto is not None else ""),
+        "position_note": ("" if upto is None else
+                          _("Position after move {n} of {total}.").format(n=upto, total=board.ply) if upto
+                          else _("The starting position, before move 1 of {total}.").format(total=board.ply)),
         "moves": moves,
         "board": (wording.board(shown, turned, board.variant, i18n.language() == "en")
                   if drawn and not listed else ""),

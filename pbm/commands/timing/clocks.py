@@ -19,7 +19,9 @@ Decisions (the spec leaves them open):
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
+from pbm import i18n
 from pbm.commands.base import CommandError, Context
 from pbm.i18n import _, ngettext
 from pbm.model.play import banks, games
@@ -98,28 +100,35 @@ def rule(board: Board) -> str:
     return _("{bank} in all").format(bank=days(clock[0]))
 
 
-def lines(ctx: Context, board: Board) -> list[str]:
-    """`alice has 9 days 14 hours left.` for each player of a running game with a clock."""
+def lines(ctx: Context, board: Board) -> list[i18n.LazyProxy]:
+    """`alice has 9 days 14 hours left.` for each player of a running game with a clock: read
+    once, written in the language of each mail they are shown in (the lines of one event go to
+    readers of several languages)."""
     clock = banks.terms(board.options)
     if clock is None or board.status != games.ACTIVE:
         return []
-    out = [_("Clock: {rule}; weekends count.").format(rule=rule(board))]
+    out = [i18n.lazy(lambda: _("Clock: {rule}; weekends count.").format(rule=rule(board)))]
     for user, stored in zip(board.players, banks.left(ctx.db, board)):
         seconds, state = _running(ctx, board, user, stored)
-        out.append(_("{user} has {time} left{state}.").format(
-            user=user, time=span(timedelta(seconds=seconds)), state=state))
+        out.append(i18n.lazy(partial(_left, user, seconds, state)))
     return out
 
 
+def _left(user: str, seconds: float, state: str) -> str:
+    note = {"away": " " + _("(stopped: on vacation)"), "waiting": " " + _("(not running yet)")}.get(state, "")
+    return _("{user} has {time} left{state}.").format(user=user, time=span(timedelta(seconds=seconds)),
+                                                       state=note)
+
+
 def _running(ctx: Context, board: Board, user: str, stored: float) -> tuple[float, str]:
-    """Seconds on `user`'s clock now, and a note when it stands."""
+    """Seconds on `user`'s clock now, and why it stands ("away", "waiting"; "" while it runs)."""
     if user != board.to_move:
         return stored, ""
     if board.paused_left is not None:
-        return board.paused_left, " " + _("(stopped: on vacation)")
+        return board.paused_left, "away"
     if board.deadline:
         return max((parse_timestamp(board.deadline) - ctx.now).total_seconds(), 0.0), ""
-    return stored, " " + _("(not running yet)")
+    return stored, "waiting"
 
 
 def charge(ctx: Context, board: Board, mover: str, auto: bool) -> None:

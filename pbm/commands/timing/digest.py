@@ -68,7 +68,7 @@ def _entry(ctx: Context, board: Board, user: str) -> list[str]:
     time = (_("no time limit") if left == NO_LIMIT else
             _("{time} left (stopped)").format(time=clocks.span(left)) if not board.deadline else
             _("{time} left").format(time=clocks.span(left)))
-    lines = [f"{head}: {time}"]
+    lines = [_("{game}: {time}").format(game=head, time=time)]     # a Chinese colon in Chinese
     if game.moves:
         named = notify.played(game.moves[-1], game.notation[-1], notify.last_move_names(game))
         lines.append("  " + _("Last move: {move}").format(move=named))

@@ -18,6 +18,7 @@ from pbm.commands.games import turns
 from pbm.commands.mails import notify
 from pbm.commands.timing import away, clocks
 from pbm.commands.base import Context
+from pbm import i18n
 from pbm.i18n import _, lazy
 from pbm.model.play import games
 from pbm.model.players import accounts, vacations
@@ -74,7 +75,9 @@ def _time_out(ctx: Context, board: Board, late: str | None) -> None:
     games.add_event(ctx.db, board, "timeout", loser, "", ctx.now)
     timeout = board.options.get("timeout")
     if game.could_win(board.turn_of(opponent)):
-        turns.finish(ctx, board, opponent, f"{loser} did not move within {clocks.days(timeout)}"
+        with i18n.speaking("en"):       # stored in English, shown in each reader's words (wording)
+            limit = clocks.days(timeout) if timeout else ""
+        turns.finish(ctx, board, opponent, f"{loser} did not move within {limit}"
                      if timeout else f"{loser} ran out of time")
         headline = [lazy(lambda: _("{user} has lost on time: the limit is {rule}.").format(
             user=loser, rule=clocks.rule(board)))]

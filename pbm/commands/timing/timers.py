@@ -16,7 +16,7 @@ from pbm.commands.mails import notify
 from pbm.commands.timing import clocks, digest, outages, timeouts
 from pbm.commands.base import Context
 from pbm.config import Config
-from pbm.i18n import _, lazy, ngettext
+from pbm.i18n import _, lazy, ngettext, speaking
 from pbm.mail.messages import Outgoing
 from pbm.model.play import games
 from pbm.model.players import accounts, guard, refusals, resets, vacations
@@ -75,8 +75,10 @@ def run(ctx: Context) -> None:
 
 def _lapse(ctx: Context, board: games.Board) -> None:
     challenged, days = board.challenged, ctx.config.server.challenge_days
+    with speaking("en"):                # stored in English, shown in each reader's words (wording)
+        within = clocks.days(days)
     turns.end_without_result(ctx, board, games.CANCELLED,
-                             f"{challenged} did not take up the challenge within {clocks.days(days)}")
+                             f"{challenged} did not take up the challenge within {within}")
     games.add_event(ctx.db, board, "lapsed", challenged, "", ctx.now)
     games.save(ctx.db, board, ctx.now)
     challenger = board.challenger

@@ -127,7 +127,7 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
             headline = [lazy(lambda p=pairing: _(
                 "Round {round} of the {title} tournament {name}, board {board}: {white} against "
                 "{black}. The game counts from now: both clocks run, and resigning is a loss.").format(
-                round=p.round, title=title, name=t.name, board=p.board, white=p.white, black=p.black)),
+                round=p.round, title=wording.name(title), name=t.name, board=p.board, white=p.white, black=p.black)),
                 *chosen]
             if not board.rated:
                 headline.append(lazy(lambda: _("The game is not rated.")))
@@ -163,12 +163,12 @@ def finish(ctx: Context, t: Tournament) -> None:
     def over() -> str:
         if t.system == "knockout":
             return _("The {title} tournament {name} is over. The winner is {user}, who won the "
-                     "final.").format(title=title, name=t.name, user=top.user)
+                     "final.").format(title=wording.name(title), name=t.name, user=top.user)
         return ngettext("The {title} tournament {name} is over. The winner is {user}, with {points} "
                         "point from {rounds} rounds.",
                         "The {title} tournament {name} is over. The winner is {user}, with {points} "
                         "points from {rounds} rounds.", top.points).format(
-            title=title, name=t.name, user=top.user, points=f"{top.points:g}", rounds=out_of)
+            title=wording.name(title), name=t.name, user=top.user, points=f"{top.points:g}", rounds=out_of)
 
     def order() -> str:
         if t.system == "knockout":
@@ -180,7 +180,7 @@ def finish(ctx: Context, t: Tournament) -> None:
                  "user id.").format(tiebreaks=names)
 
     mail_everyone(ctx, t, lazy(lambda: _("{title} tournament {name}: won by {user}").format(
-        title=title, name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
+        title=wording.name(title), name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
 
 
 def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing] = ()) -> None:
@@ -194,7 +194,7 @@ def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing
         return _("round {number}").format(number=t.round)
 
     def began() -> str:
-        values = {"title": title, "name": t.name, "system": kind(t), "round": round_text()}
+        values = {"title": wording.name(title), "name": t.name, "system": kind(t), "round": round_text()}
         if replays:
             return _("The {title} tournament {name} ({system}): the drawn games of {round} are "
                      "replayed, colours reversed. The game mails come separately; answer them with "
@@ -205,8 +205,8 @@ def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing
     def subject() -> str:
         if replays:
             return _("{title} tournament {name}: {round} replays").format(
-                title=title, name=t.name, round=round_text())
-        return _("{title} tournament {name}: {round}").format(title=title, name=t.name,
+                title=wording.name(title), name=t.name, round=round_text())
+        return _("{title} tournament {name}: {round}").format(title=wording.name(title), name=t.name,
                                                                round=round_text())
 
     mail_everyone(ctx, t, lazy(subject), [lazy(began)] + ([lazy(lambda: relaxation(relaxed))]
@@ -313,6 +313,9 @@ def report(ctx: Context, t: Tournament) -> dict:
                                                             tiebreaks=t.tiebreaks, rounds=t.rounds,
                                                             corrected=marked))
             if played else "",
+            "crosstable_page": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds, inline=False))
+            if played else "",       # for the web page: styled by class (its CSP forbids inline style)
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
 
@@ -355,7 +358,7 @@ def status_line(values: dict) -> str:
              tournaments.RUNNING: _("round {number} is being played").format(number=t.round),
              tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
     return _("{title} tournament {name}: {system}, {rounds}, {players}, {rated}; directed by "
-             "{director}; {state}.").format(title=values["title"], name=t.name, system=kind(t),
+             "{director}; {state}.").format(title=wording.name(values["title"]), name=t.name, system=kind(t),
                                            rounds=rounds, players=players,
                                            rated=_("rated") if t.rated else _("not rated"),
                                            director=t.director, state=state)

@@ -72,7 +72,7 @@ def tournament(ctx: Context, req: Request) -> None:
     t = tournaments.get(ctx.db, req.game, words[0])
     if t is None:
         raise CommandError(_("There is no {title} tournament {name}. Send \"{command}\" for the "
-                             "list.").format(title=catalogue.title(req.game), name=words[0].lower(),
+                             "list.").format(title=wording.name(catalogue.title(req.game)), name=words[0].lower(),
                                              command=f"{req.game} tournaments"))
     if user is None:
         (record if sub == "record" else show)(ctx, t)
@@ -114,7 +114,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     held = tournaments.get(ctx.db, variant, name)
     if held and not tournaments.free_name(ctx.db, held, ctx.now - NAME_KEPT):
         raise CommandError(_("There is already a {title} tournament called {name}; choose another "
-                             "name.").format(title=title, name=name))
+                             "name.").format(title=wording.name(title), name=name))
     weekly = ctx.config.server.tournaments_per_week
     made = tournaments.created_since(ctx.db, user, ctx.now - timedelta(days=7))
     if made >= weekly and not _admin(ctx, user):
@@ -188,7 +188,7 @@ def _entered(ctx: Context, t: Tournament, user: str) -> tournaments.Entry | None
 
 
 def _note(ctx: Context, t: Tournament, lines: list[str]) -> None:
-    ctx.answer(_("{title} tournament {name}").format(title=catalogue.title(t.variant), name=t.name),
+    ctx.answer(_("{title} tournament {name}").format(title=wording.name(catalogue.title(t.variant)), name=t.name),
                "note.j2", lines=lines)
 
 
@@ -220,7 +220,7 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
         return
     _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}), player number "
                      "{number}. You will get a mail when it starts; until then you may leave with: "
-                     "{command}").format(title=catalogue.title(t.variant), name=t.name,
+                     "{command}").format(title=wording.name(catalogue.title(t.variant)), name=t.name,
                                          system=rounds.kind(t), number=count,
                                          command=f"{t.variant} tournament leave {t.name} {user} PASSWORD")])
 
@@ -318,9 +318,9 @@ def cancel(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     tournaments.save(ctx.db, t)
     title = catalogue.title(t.variant)
     rounds.mail_everyone(ctx, t, lazy(lambda: _("{title} tournament {name} cancelled").format(
-        title=title, name=t.name)), [lazy(lambda: _(
+        title=wording.name(title), name=t.name)), [lazy(lambda: _(
             "{user} has cancelled the {title} tournament {name}. No more rounds will be paired; games "
-            "already being played go on as ordinary games.").format(user=user, title=title, name=t.name))])
+            "already being played go on as ordinary games.").format(user=user, title=wording.name(title), name=t.name))])
 
 
 def show(ctx: Context, t: Tournament) -> None:
@@ -336,7 +336,7 @@ def show(ctx: Context, t: Tournament) -> None:
         lines = []
     text, html = rounds.render(values, lines)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
-        title=values["title"], name=t.name), text, html=html))
+        title=wording.name(values["title"]), name=t.name), text, html=html))
 
 
 def record(ctx: Context, t: Tournament) -> None:
@@ -344,7 +344,7 @@ def record(ctx: Context, t: Tournament) -> None:
     title, name = catalogue.title(t.variant), f"{t.variant}-{t.name}.trf"
     text = trf.write(tournaments.report(ctx.db, t), rounds.tiebreaks(t))
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}: TRF").format(
-        title=title, name=t.name), compose.render("tournament_record.j2", title=title, name=t.name,
+        title=wording.name(title), name=t.name), compose.render("tournament_record.j2", title=title, name=t.name,
                                                   filename=name), attachments=((name, text),)))
 
 
@@ -354,11 +354,11 @@ def list_tournaments(ctx: Context, req: Request) -> None:
     lines = [_listed(ctx, t) for t in found]
     if not lines:
         lines = [_("No {title} tournaments. Create one: {command}").format(
-            title=title, command=f"{req.game} tournament create NAME USERID PASSWORD "
+            title=wording.name(title), command=f"{req.game} tournament create NAME USERID PASSWORD "
                                  f"--system=roundrobin|swiss|knockout")]
     else:
         lines.append(_("More on one: {command}").format(command=f"{req.game} tournament show NAME"))
-    heading = _("{title} tournaments").format(title=title)
+    heading = _("{title} tournaments").format(title=wording.name(title))
     ctx.answer(heading, "games.j2", heading=heading, lines=lines, capped=len(found) == MAX_LISTED)
 
 

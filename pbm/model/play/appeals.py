@@ -2,6 +2,7 @@
 the game again (the appeal is then "decided") or dismisses it."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -34,9 +35,12 @@ def lodge(db: Database, board: Board, user: str, text: str, now: datetime) -> bo
                       "VALUES (?, ?, ?, ?, ?)", [board.id, user, text, timestamp(now), OPEN]).rowcount == 1
 
 
-def close(db: Database, board: Board, status: str, arbiter: str, now: datetime) -> list[str]:
-    """Close the open appeals on `board` as `status`; returns the appellants."""
-    users = [a.user for a in of_game(db, board) if a.status == OPEN]
-    db.execute("UPDATE appeals SET status = ?, arbiter = ?, closed_at = ? WHERE game_id = ? AND status = ?",
-               [status, arbiter, timestamp(now), board.id, OPEN])
+def close(db: Database, board: Board, status: str, arbiter: str, now: datetime,
+          appellant: str | None = None) -> list[str]:
+    """Close the open appeals on `board` (`appellant`'s alone, if given) as `status`; returns the
+    appellants."""
+    users = [a.user for a in of_game(db, board) if a.status == OPEN and appellant in (None, a.user)]
+    db.execute("UPDATE appeals SET status = ?, arbiter = ?, closed_at = ? WHERE game_id = ? AND status = ? "
+               "AND user_id IN (SELECT value FROM json_each(?))",
+               [status, arbiter, timestamp(now), board.id, OPEN, json.dumps(users)])
     return users

@@ -258,9 +258,9 @@ def add_event(db: Database, board: Board, kind: str, user: str | None, detail: s
                [board.id, timestamp(now), kind, user, detail, board.ply])
 
 
-def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str]]:
-    """(at, kind, user, detail) in order, without the comments (see `comments`)."""
-    return db.execute("SELECT at, kind, user_id, detail FROM events WHERE game_id = ? AND kind NOT IN "
+def events(db: Database, board: Board) -> list[tuple[str, str, str | None, str, int]]:
+    """(at, kind, user, detail, moves played then) in order, without the comments (see `comments`)."""
+    return db.execute("SELECT at, kind, user_id, detail, ply FROM events WHERE game_id = ? AND kind NOT IN "
                       "('comment', 'chat', 'book') ORDER BY id",
                       [board.id]).fetchall()
 
