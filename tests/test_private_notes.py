@@ -107,14 +107,13 @@ def test_a_screen_reader_finds_every_piece_on_the_page(pbm_env: PbmEnv) -> None:
     import re
 
     from support.devtools import accessible_names
-    from support.processes import free_port, wait_until
-    from test_web import _listening
+    from support.processes import free_port, listening, wait_until
 
     port = free_port()
     pbm_env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}"})
     server = pbm_env.start_server()
     try:
-        assert wait_until(lambda: _listening(port), 30), server.log()
+        assert wait_until(lambda: listening(port), 30), server.log()
         table = seated(pbm_env)
         mails = table.game("alice", "move", "h3e3")
         link = re.search(r"http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+", plain(mails[B]))[0]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 import re
-import socket
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 from support.browser import screenshot_url
 from support.postoffice import PASSWORDS
-from support.processes import PbmEnv, free_port, wait_until
+from support.processes import PbmEnv, free_port, listening, wait_until
 
 SHOTS = Path(os.environ["PBM_SHOTS"]) / "web" if os.environ.get("PBM_SHOTS") else None
 LINK = re.compile(r"(http://127\.0\.0\.1:\d+/g/[a-z0-9_-]+)")
@@ -52,17 +51,10 @@ def site(pbm_env: PbmEnv):
     port = free_port()
     pbm_env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}"})
     server = pbm_env.start_server()
-    assert wait_until(lambda: _listening(port), 30), server.log()
+    assert wait_until(lambda: listening(port), 30), server.log()
     yield pbm_env, f"http://127.0.0.1:{port}"
     assert server.stop() == 0
 
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
 
 
 def test_each_reader_has_a_page_of_their_own(site):
@@ -223,7 +215,7 @@ def test_pbm_web_alone_serves_the_pages_of_games_taken_by_pbm_deliver(pbm_env):
     [link] = LINK.findall(text_of(last_mail_to(pbm_env.replies(), "bob@example.org")))
     web = pbm_env.popen("web")
     try:
-        assert wait_until(lambda: _listening(port), 30)
+        assert wait_until(lambda: listening(port), 30)
         status, headers, body = fetch(link + "/record.gib")
         assert status == 200 and headers["Content-Type"] == "text/plain; charset=cp949"
         assert "1. 71졸72" in body.decode("cp949") and '[한대국자 "bob"]' in body.decode("cp949")

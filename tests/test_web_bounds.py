@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.postoffice import PASSWORDS
-from support.processes import PBM, PbmEnv, free_port, wait_until, wire
+from support.processes import PBM, PbmEnv, free_port, listening, wait_until, wire
 
 SLOW = 1100                 # the review's slow clients
 ADDRESSES = 40              # loopback addresses they come from (127.0.1.1 ...)
@@ -39,16 +39,9 @@ def serving(env: PbmEnv, **web: object) -> tuple[int, object]:
     env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}", **web},
                   server={"timer_interval": 0.5})
     server = env.start_server(LIMITED)
-    assert wait_until(lambda: _connects(port), 30), server.log()
+    assert wait_until(lambda: listening(port), 30), server.log()
     return port, server
 
-
-def _connects(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
 
 
 def slow_clients(stack: ExitStack, port: int, count: int) -> list[socket.socket]:
@@ -152,7 +145,7 @@ def pages(tmp_path_factory):
     env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}"})
     web = env.popen("web")
     try:
-        assert wait_until(lambda: _connects(port), 30)
+        assert wait_until(lambda: listening(port), 30)
         yield port
     finally:
         web.terminate()

@@ -8,26 +8,16 @@ there must never pass for a green run.
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 from pathlib import Path
 
-
-def build_script() -> Path:
-    """The reference build script: $PBM_REFS_BUILD, or `shared/refs/build.sh` in a folder above."""
-    if os.environ.get("PBM_REFS_BUILD"):
-        return Path(os.environ["PBM_REFS_BUILD"])
-    for folder in Path(__file__).resolve().parents:
-        if (folder / "shared" / "refs" / "build.sh").is_file():
-            return folder / "shared" / "refs" / "build.sh"
-    raise FileNotFoundError("no shared/refs/build.sh above the checkout: set PBM_REFS_BUILD")
+from support.refs import built
 
 
 @functools.cache
 def program() -> str:
     """bbpPairings.exe, built if it is not yet."""
-    done = subprocess.run(["sh", str(build_script())], capture_output=True, text=True, check=True)
-    exe = Path(done.stdout.strip().splitlines()[-1]) / "bbpPairings.exe"
+    exe = built() / "bbpPairings.exe"
     if not exe.is_file():
         raise FileNotFoundError(f"{exe} was not built: see {exe.parent}/bbp.log")
     return str(exe)

@@ -87,6 +87,15 @@ def wait_until(condition, timeout: float = 30) -> bool:
     return True
 
 
+def listening(port: int) -> bool:
+    """Whether a server on 127.0.0.1:`port` takes a connection."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def greets(port: int, banner: bytes) -> bool:
     """Whether a server on 127.0.0.1:`port` answers a connection with `banner` first."""
     try:

@@ -8,29 +8,12 @@ reference that is not there must never pass for a green run.
 """
 from __future__ import annotations
 
-import functools
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 
-
-def build_script() -> Path:
-    """The reference build script: $PBM_REFS_BUILD, or `shared/refs/build.sh` in a folder above."""
-    if os.environ.get("PBM_REFS_BUILD"):
-        return Path(os.environ["PBM_REFS_BUILD"])
-    for folder in Path(__file__).resolve().parents:
-        if (folder / "shared" / "refs" / "build.sh").is_file():
-            return folder / "shared" / "refs" / "build.sh"
-    raise FileNotFoundError("no shared/refs/build.sh above the checkout: set PBM_REFS_BUILD")
-
-
-@functools.cache
-def built() -> Path:
-    """The folder the references are built into."""
-    done = subprocess.run(["sh", str(build_script())], capture_output=True, text=True, check=True)
-    return Path(done.stdout.strip().splitlines()[-1])
+from support.refs import build_script, built
 
 
 def iccs(move: str) -> str:
