@@ -197,7 +197,10 @@ _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
 # caller turns it back into a space.
 # A move in Chinese notation (炮二平五, 马3进5, 前车进一) is one word: a copied half is refused.
 _CHINESE_MOVE = r"[\u4e00-\u9fff]{2}[进進退平][一二三四五六七八九1-9]|[\u4e00-\u9fff][1-9][进進退平][1-9]"
-_TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
+# So is a point named by its file and line (帅五路第一线, 将5路第1线: pbm.commands.mails.piecelist).
+_CHINESE_POINT = r"[\u4e00-\u9fff]?[一二三四五六七八九十\d]{1,2}路第[一二三四五六七八九十\d]{1,2}[线線]"
+_TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:{_CHINESE_POINT})[{_CLOSING}]*|"
+                     rf"[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
                      rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
                      rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
