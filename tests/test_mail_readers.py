@@ -54,6 +54,7 @@ KEPT = frozenset("""
     xiangqi janggi padwarqi giqi board move pass setup clear help dismiss off multiple en zh ko Hans Hant
     resign propose accept reject undo leave draw
     pgn gib dhtmlxq trf PGN FEN TRF UTC WXF DhtmlXQ SVG ID CP Elo SB Gmail Outlook pychess variants
+    timestamp Glicko Lichess Asia Shanghai Seoul Taipei
     New over Error error Board pbm test Xiangqi Janggi cup
     """.split()) | frozenset(READERS) | COMMAND_WORDS | PREFERENCE_WORDS
 # Board names kept in their own script in every language: the Janggi setups (Korean names, which
