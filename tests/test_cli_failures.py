@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.processes import PbmEnv
 
-from pbm import cli
+from pbm.upkeep import commands
 
 EX_DATAERR, EX_TEMPFAIL = 65, 75
 
@@ -88,7 +88,7 @@ def test_tournament_check_answers_any_damage_to_a_file_with_0_1_or_65(tmp_path, 
     (tmp_path / "t.trf").write_bytes(bytes(raw))
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):   # the command, no config
-        status = cli._tournament(None, argparse.Namespace(file=str(tmp_path / "t.trf")))
+        status = commands.tournament(None, argparse.Namespace(file=str(tmp_path / "t.trf")))
     assert status in (0, 1, EX_DATAERR), err.getvalue()
     if status == EX_DATAERR:
         assert err.getvalue().count("\n") == 1 and "pbm can read" in err.getvalue()

@@ -66,4 +66,5 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffic
     text = mail.get_body(("plain",)).get_content()
     assert "rR" in text and "bK" in text                        # the ASCII board is there
     html = mail.get_body(("html",)).get_content()
-    assert 'alt="' in html and "/" in html.split('alt="')[1].split('"')[0]   # the FEN as alt text
+    alt = html.split('alt="')[1].split('"')[0]
+    assert alt.startswith("Red: king e1;") and "Black: king e10;" in alt     # the position in words

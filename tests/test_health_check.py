@@ -65,6 +65,7 @@ SCRIPT: list[tuple[str, str, str]] = [
     ])),
     ("alice", f"xiangqi note 101 {p('alice')}", "The horse goes to g8 next."),
     ("alice", f"xiangqi notes 101 {p('alice')} share", ""),
+    ("alice", "xiangqi review 101", ""),                                     # refused: in play
     ("carol", f"xiangqi seek {p('carol')}", ""),
     ("bob", f"xiangqi accept-seek 1 {p('bob')}", ""),                        # xiangqi 102
     ("bob", f"xiangqi resign 102 {p('bob')}", ""),

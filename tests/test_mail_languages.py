@@ -44,10 +44,12 @@ def test_a_xiangqi_game_in_chinese_notation_and_chinese_mails(pbm_env):
     assert "你已注册为 alice" in body(welcome["alice"])
     send(pbm_env, "signup bob Hunter22 lang=zh-Hant notation=chinese-traditional", "bob")
     assert pbm_env.query("SELECT id, preferences FROM users ORDER BY id") == [
-        ("alice", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "digest": "off", '
-                  '"lang": "zh-Hans", "notation": "chinese", "subscribed": "on"}'),
-        ("bob", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "digest": "off", '
-                '"lang": "zh-Hant", "notation": "chinese-traditional", "subscribed": "on"}')]
+        ("alice", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "calendar": "on", '
+                  '"digest": "off", "lang": "zh-Hans", "movetimes": "off", "notation": "chinese", '
+                  '"notes": "private", "review": "off", "subscribed": "on", "tz": "UTC"}'),
+        ("bob", '{"autoleave": "off", "board": "own", "board_faces": "hanja", "calendar": "on", '
+                '"digest": "off", "lang": "zh-Hant", "movetimes": "off", "notation": "chinese-traditional", '
+                '"notes": "private", "review": "off", "subscribed": "on", "tz": "UTC"}')]
     mails = send(pbm_env, "xiangqi challenge alice bob", "alice")
     assert mails["bob"]["Subject"] == "New Xiangqi Board 101 alice"
     assert "輪到 alice 走棋。" in body(mails["bob"])

@@ -1,4 +1,4 @@
-"""A move costs at most 18 SQL statements, in one write transaction; messages committed
+"""A move costs at most 20 SQL statements, in one write transaction; messages committed
 together share one, each still all or nothing.
 
 Counted with SQLite's trace callback on the connection that does all the work here (as in `pbm
@@ -16,9 +16,13 @@ from support.postoffice import PASSWORDS, PostOffice, text
 from pbm import intake
 from pbm.outbox import claims, sending
 
-LIMIT = 18              # one of them the guessing limit, which holds for every sender; one the
+LIMIT = 20              # one of them the guessing limit, which holds for every sender; one the
                         # outage credits to tell in the board mail (pbm.commands.timing.outages);
-                        # one the count of commits that tells a lost -wal file (pbm.model.db.Witness)
+                        # one the count of commits that tells a lost -wal file (pbm.model.db.Witness);
+                        # one the players' private notes (pbm.model.play.notes, all in one); one the
+                        # readers not yet told they unsubscribed (pbm.model.players.subscriptions)
+SUBSCRIBED = 2          # with observers, whose mail is subscribed: their bounces and their choice of
+                        # the stream, each one statement however many observers there are
 
 
 pytestmark = pytest.mark.post_office("alice", "bob", "carol", challenge=True)
@@ -42,22 +46,22 @@ def by_subject(post: PostOffice, user: str, move: str) -> bytes:
     return msg.as_bytes(policy=policy.SMTP)
 
 
-def assert_one_cheap_transaction(seen: list[str]) -> None:
+def assert_one_cheap_transaction(seen: list[str], limit: int = LIMIT) -> None:
     listing = "\n".join(seen)
-    assert len(seen) <= LIMIT, f"{len(seen)} statements:\n{listing}"
+    assert len(seen) <= limit, f"{len(seen)} statements:\n{listing}"
     assert sum(s.startswith("BEGIN") for s in seen) == 1 and seen.count("COMMIT") == 1, listing
     assert sum(s.startswith("SAVEPOINT") for s in seen) <= 1, listing     # the command's own
     assert any(s.startswith("INSERT INTO moves") for s in seen), listing
 
 
-def test_a_move_by_subject_costs_at_most_18_statements(post):
+def test_a_move_by_subject_costs_at_most_20_statements(post):
     post.move(101, "alice", "h3e3")
     post.move(101, "bob", "h10g8")
     for user, move in [("alice", "h1g3"), ("bob", "i10h10"), ("alice", "i1h1")]:
         assert_one_cheap_transaction(statements(post, by_subject(post, user, move), f"{user}@example.org"))
 
 
-def test_a_move_by_token_reply_costs_at_most_18_statements(post):
+def test_a_move_by_token_reply_costs_at_most_20_statements(post):
     post.move(101, "alice", "h3e3")
     [_, to_alice] = post.move(101, "bob", "h10g8")
     reply = post.message(f"Re: {to_alice['Subject']}", "h1g3\n", sender="alice@example.org",
@@ -73,7 +77,7 @@ def test_observers_cost_no_more_statements(post):
     post.move(101, "alice", "h3e3")
     post.move(101, "bob", "h10g8")
     seen = statements(post, by_subject(post, "alice", "h1g3"), "alice@example.org")
-    assert_one_cheap_transaction(seen)
+    assert_one_cheap_transaction(seen, LIMIT + SUBSCRIBED)
     assert sum(s.startswith("INSERT INTO outbox ") for s in seen) == 1      # three replies, one insert
     assert len(post.db.execute("SELECT id FROM outbox WHERE inbound_id = "
                                "(SELECT max(id) FROM inbound)").fetchall()) == 3

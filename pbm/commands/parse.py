@@ -60,9 +60,10 @@ class Request:
     def _quote_token(self, token: str) -> str:
         if token in self.secrets:
             return MASK
-        # a password never starts with "-" (accounts.password_problem): `-record=gib`, `--clock=2+1/2.5`
+        # a password never starts with "-" (accounts.password_problem), so `-record=gib` and
+        # `--clock=2+1/2.5` are quoted; a lone "-word" may be a password typed with a dash
         if (self.trusted or token in self.safe or token.lower() in SAFE_WORDS or token == "**"
-                or len(token) < MIN_PASSWORD or token.startswith("-")):
+                or len(token) < MIN_PASSWORD or (token.startswith("-") and "=" in token)):
             return self.mask(token)
         return MASK
 

@@ -22,7 +22,7 @@ from pbm.config import Config
 from pbm.i18n import _
 from pbm.mail.messages import STREAMS, SUBSCRIBED, Outgoing
 from pbm.model.db import Database
-from pbm.model.players import accounts, subscriptions
+from pbm.model.players import accounts, subscriptions, tokens
 from pbm.outbox import compose
 
 
@@ -40,9 +40,10 @@ def prepare(db: Database, config: Config, outgoing: Iterable[Outgoing], now: dat
         return mails
     subscribed = [mail for mail in mails if mail.stream == SUBSCRIBED]
     bounced = _hard_bounced(db, [mail.to for mail in subscribed])
-    readers = {mail.reader for mail in subscribed if mail.reader}
-    off = {reader for reader in readers if not subscriptions.wants(db, reader)}
-    unsubscribe = {reader: _unsubscribe_headers(db, config, reader) for reader in readers - off}
+    known = subscriptions.readers(db, {mail.reader for mail in subscribed if mail.reader})
+    off = {reader for reader, generation in known.items() if generation is None}
+    unsubscribe = {reader: _unsubscribe_headers(config, reader, generation)
+                   for reader, generation in known.items() if generation is not None}
     untold = subscriptions.untold(db, [mail.to for mail in mails])
     kept = []
     for mail in mails:
@@ -75,8 +76,8 @@ def _feedback_id(config: Config, mail: Outgoing) -> str:
     return f"{mail.stream}:{kind}:pbm:{config.server.address.rpartition('@')[2]}"
 
 
-def _unsubscribe_headers(db: Database, config: Config, reader: str) -> dict[str, str]:
-    token = subscriptions.token(db, config.secret, reader)
+def _unsubscribe_headers(config: Config, reader: str, generation: int) -> dict[str, str]:
+    token = tokens.unsubscribe(config.secret, SUBSCRIBED, reader, generation)
     local, _at, domain = config.server.address.rpartition("@")
     mailto = f"<mailto:{local}+{token}@{domain}?subject=unsubscribe>"
     if not config.web.base_url:

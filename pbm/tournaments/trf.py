@@ -12,7 +12,7 @@ header lines are kept as they are; XXC, the initial colour, is used by `check`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbm.tournaments.dutch import pair
 from pbm.tournaments.model import Entrant, Game, score
@@ -235,14 +235,16 @@ def check(report: Report) -> list[str]:
     """Each Swiss round of `report` paired again by pbm from the rounds before it: the rounds
     where pbm pairs differently, one line each ("" for none)."""
     numbers = {e.user: e.number for e in report.entrants}
+    # the file's pairing numbers are its starting ranks, as bbpPairings reads them: pbm's pairer
+    # ranks by rating, so each player is given the rating that puts them at their number
+    ranked = [replace(e, rating=float(-e.number)) for e in report.entrants]
     found = []
     last = max((g.round for g in report.games), default=0)
     for n in range(1, last + 1):
         theirs = [g for g in report.games if g.round == n and not g.requested]
         present = {u for g in theirs for u in (g.white, g.black) if u}
         absent = {e.user for e in report.entrants} - present
-        ours = pair(report.entrants, report.games, n, absent, report.rounds, initial(report),
-                    report.virtual)
+        ours = pair(ranked, report.games, n, absent, report.rounds, initial(report), report.virtual)
 
         def shown(pairs) -> str:
             return ", ".join(f"{numbers[w]}-{numbers[b]}" if b else f"{numbers[w]} bye"

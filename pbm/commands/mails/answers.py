@@ -54,7 +54,8 @@ def daily(ctx: Context, out: list[Outgoing]) -> list[Outgoing]:
     assert incoming is not None
     address = incoming.sender.lower()
     mine = [i for i, mail in enumerate(out) if mail.to.lower() == address]
-    if not mine or accounts.user_of_address(ctx.db, address) is not None:
+    # a sender proven a player (password or reply token) is no stranger: not counted
+    if not mine or ctx.actor is not None or accounts.user_of_address(ctx.db, address) is not None:
         return out
     most = ctx.config.server.answers_per_day
     answered = refusals.count(ctx.db, KIND, address, ctx.now - DAY)

@@ -51,5 +51,7 @@ def _named(game: rules.Game, item: notes.Note) -> list[str]:
 
 
 def own(db: Database, board: Board, game: rules.Game, user: str) -> list[str]:
-    """The "Your notes" lines of `user`'s board mail."""
-    return lines(game, notes.of(db, board.id, user), SHOWN)
+    """The "Your notes" lines of `user`'s board mail (the game's notes read once per event)."""
+    if "notes" not in board.rendered:
+        board.rendered["notes"] = notes.by_writer(db, board.id)
+    return lines(game, board.rendered["notes"].get(user, []), SHOWN)

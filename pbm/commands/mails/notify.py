@@ -158,8 +158,7 @@ def summary(board: Board, game: rules.Game, *, upto: int | None = None, viewer: 
         "moves": moves,
         "board": (wording.board(shown, turned, board.variant, i18n.language() == "en")
                   if drawn and not listed else ""),
-        "pieces": [] if declined else piecelist.text(shown, _last(shown, style),
-                                                     status if upto is None else []),
+        "pieces": [] if declined else piecelist.text(shown, _last(shown, style)),
         "switches": shown.variant.switches(),
         "hands": [wording.hand(line) for line in hand_lines(shown.position)],
         "promotion_note": (_("In the picture a promoted piece has an inverted face and a + mark.")
@@ -175,8 +174,10 @@ def _last(shown: rules.Game, style: str) -> str:
     """The last move of `shown` as the reader's notation names it ("" before the first)."""
     if not shown.moves:
         return ""
-    names = {style: shown.name_last(style)} if style in reader_styles(shown.variant) else None
-    return played(shown.moves[-1], shown.notation[-1], names)
+    move, named = shown.moves[-1], shown.notation[-1]
+    if style in reader_styles(shown.variant):
+        return shown.name_last(style)
+    return {"coordinates": move, "wxf": named}.get(style, played(move, named))
 
 
 def html_part(ctx: Context, values: dict) -> tuple[str, tuple[tuple[str, str, bytes], ...]]:

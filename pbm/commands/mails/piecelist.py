@@ -1,5 +1,5 @@
 """The position in words, for a reader who cannot see the board: each side's pieces by kind with
-their points, the last move, check and whose turn, in the reader's language and notation.
+their points and the last move, in the reader's language and notation.
 
 A screen reader reads the ASCII board as a stream of letters and dots and cannot read a picture at
 all, so every board mail's text part carries this list under the board, the picture's alt text says
@@ -44,10 +44,11 @@ def _from_own_edge(game: rules.Game, side: int, sq: int) -> tuple[int, int]:
     return (rank, file) if side == 0 else (v.height - 1 - rank, file)
 
 
-def text(game: rules.Game, last: str, status: list[str]) -> list[str]:
+def text(game: rules.Game, last: str) -> list[str]:
     """The whole list: each side's pieces, then `Last move: ...` (`last`: the move in the reader's
-    notation, "" before the first) and the status lines (whose turn, check)."""
+    notation, "" before the first).  Whose turn it is and check are the summary's status lines,
+    just above it in every mail and page: said once."""
     lines = sides(game)
     if last:
         lines.append(_("Last move: {move}.").format(move=last))
-    return lines + [str(line) for line in status]      # a line may be a lazy translation
+    return lines

@@ -53,6 +53,15 @@ def of(db: Database, game_id: int, user: str) -> list[Note]:
         "SELECT ply, text, line FROM notes WHERE game_id = ? AND user_id = ? ORDER BY id", [game_id, user])]
 
 
+def by_writer(db: Database, game_id: int) -> dict[str, list[Note]]:
+    """Every note on the game by its writer, oldest first: one query for all of a move's mails."""
+    found: dict[str, list[Note]] = {}
+    for user, ply, text, line in db.execute(
+            "SELECT user_id, ply, text, line FROM notes WHERE game_id = ? ORDER BY id", [game_id]):
+        found.setdefault(user, []).append(Note(ply, text, line.split()))
+    return found
+
+
 def share(db: Database, game_id: int, user: str) -> None:
     db.execute("INSERT OR IGNORE INTO note_shares (game_id, user_id) VALUES (?, ?)", [game_id, user])
 

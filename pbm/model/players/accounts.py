@@ -51,6 +51,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
     ruling appeal dismiss
     ratings
     review
+    note notes
     red black green white cho han w b postmaster mailer_daemon
     xiangqi janggi padwarqi giqi""".split())
 
@@ -272,6 +273,11 @@ def preferences(db: Database, user_id: str) -> dict[str, str]:
     """Every preference of the user, defaults filled in."""
     row = db.execute("SELECT preferences FROM users WHERE id = ?", [user_id]).fetchone()
     return _preferences(row[0] if row else "{}")
+
+
+def stored_preferences(stored: str) -> dict[str, str]:
+    """Every preference of a stored JSON text, defaults filled in."""
+    return _preferences(stored)
 
 
 def _preferences(stored: str) -> dict[str, str]:
