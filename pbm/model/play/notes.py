@@ -66,13 +66,6 @@ def share(db: Database, game_id: int, user: str) -> None:
     db.execute("INSERT OR IGNORE INTO note_shares (game_id, user_id) VALUES (?, ?)", [game_id, user])
 
 
-def shares(db: Database, game_id: int, user: str) -> bool:
-    """Whether `user` gives their notes on the game to its record (once it is over)."""
-    return db.execute("SELECT 1 FROM note_shares WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM "
-                      "users WHERE id = ? AND json_extract(preferences, '$.notes') = 'share'",
-                      [game_id, user, user]).fetchone() is not None
-
-
 def shared(db: Database, game_id: int) -> list[tuple[str, Note]]:
     """(writer, note) of the notes of each player who shared this game's notes or shares all (the
     preference notes=share): what the record of a finished game shows (pbm.model.play.games.comments)."""

@@ -272,15 +272,11 @@ def defaults() -> dict[str, str]:
 def preferences(db: Database, user_id: str) -> dict[str, str]:
     """Every preference of the user, defaults filled in."""
     row = db.execute("SELECT preferences FROM users WHERE id = ?", [user_id]).fetchone()
-    return _preferences(row[0] if row else "{}")
+    return stored_preferences(row[0] if row else "{}")
 
 
 def stored_preferences(stored: str) -> dict[str, str]:
     """Every preference of a stored JSON text, defaults filled in."""
-    return _preferences(stored)
-
-
-def _preferences(stored: str) -> dict[str, str]:
     chosen = json.loads(stored)
     return {name: chosen.get(name, values[0]) for name, values in PREFERENCES.items()}
 
@@ -304,7 +300,7 @@ def readers(db: Database, user_ids: list[str]) -> dict[str, Reader]:
 
 def reader(address: str | None, preferences: str | None, token_epoch: int | None) -> Reader:
     """A `Reader` from its columns (all None for a user who does not exist)."""
-    return Reader(address, _preferences(preferences or "{}"), token_epoch or 0)
+    return Reader(address, stored_preferences(preferences or "{}"), token_epoch or 0)
 
 
 def set_preferences(db: Database, user_id: str, chosen: dict[str, str]) -> None:

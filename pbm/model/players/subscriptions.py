@@ -46,11 +46,6 @@ def readers(db: Database, users: Iterable[str]) -> dict[str, int | None]:
     return found
 
 
-def token(db: Database, secret: bytes, user: str, stream: str = SUBSCRIBED) -> str:
-    """The unsubscribe token a mail of `stream` to `user` carries now."""
-    return tokens.unsubscribe(secret, stream, user, generation(db, user, stream))
-
-
 def unsubscribe(db: Database, secret: bytes, token_text: str, how: str, now: datetime) -> str | None:
     """Turn the stream a genuine, unspent token names off for its reader (inside a transaction);
     the reader, or None for a forged, spent or unknown one -- which changes nothing.  `how`: "web"
