@@ -14,6 +14,7 @@ from pbm.mail.reading import MASK
 from pbm.model.db import Database
 from pbm.model.players.ratings import to_glicko_2
 from pbm.model.play.reviews import REVIEWS
+from pbm.model.play.teams import TEAMS
 from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
@@ -333,4 +334,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     REVIEWS,
     TOURNAMENT_DIRECTING,
     STREAMS,
+    TEAMS,
 ]

@@ -19,10 +19,12 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
+from pbm.commands.tournaments import teams
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
 from pbm.model.play import games, tournaments
+from pbm.model.play import teams as team_records
 from pbm.model.players import accounts
 from pbm.model.db import timestamp
 from pbm.model.play.games import Board
@@ -67,6 +69,7 @@ def advance(ctx: Context, t: Tournament) -> None:
     """Start what is due: a knockout's replays at once, and once no game of the round is being
     played, the next round, else the end of the tournament."""
     before, started, relaxed = t.round, False, []
+    setting = team_records.settings(ctx.db, t)
     while t.status == tournaments.RUNNING:
         rows = tournaments.played(ctx.db, t)
         entries = tournaments.entries(ctx.db, t)
@@ -77,8 +80,9 @@ def advance(ctx: Context, t: Tournament) -> None:
         owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
         if not owed and any(g.result is None and not g.bye for g in played):
             break
-        pairings = owed or next_pairings(t, entries, played, withdrawn,
-                                         tournaments.byes_asked(ctx.db, t))
+        pairings = owed or (teams.pair_next(ctx, t, setting, entries, rows, withdrawn) if setting
+                            else next_pairings(t, entries, played, withdrawn,
+                                               tournaments.byes_asked(ctx.db, t)))
         if not pairings:
             finish(ctx, t)
             return
@@ -180,7 +184,8 @@ def finish(ctx: Context, t: Tournament) -> None:
                  "user id.").format(tiebreaks=names)
 
     mail_everyone(ctx, t, lazy(lambda: _("{title} tournament {name}: won by {user}").format(
-        title=wording.name(title), name=t.name, user=top.user)), [lazy(over), lazy(order)], values)
+        title=wording.name(title), name=t.name, user=values.get("winner") or top.user)),
+        values.get("team_over") or [lazy(over), lazy(order)], values)
 
 
 def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing] = ()) -> None:
@@ -317,7 +322,9 @@ def report(ctx: Context, t: Tournament) -> dict:
                                                             tiebreaks=t.tiebreaks, rounds=t.rounds, inline=False))
             if played else "",       # for the web page: styled by class (its CSP forbids inline style)
             # the tournament's web page (pbm.web.tournaments), where the server has pages
-            "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else ""}
+            "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else "",
+            **(teams.values(ctx, t, setting, entries, rows)
+               if (setting := team_records.settings(ctx.db, t)) else {})}
 
 
 def board_lines(values: dict) -> list[str]:
@@ -340,7 +347,7 @@ def board_lines(values: dict) -> list[str]:
 
 def render(values: dict, lines: list[str]) -> tuple[str, str]:
     t: Tournament = values["tournament"]
-    lines = [*lines, *map(str, values["corrected"])]
+    lines = [*lines, *map(str, values["corrected"]), *map(str, values.get("matches", ()))]
     data = dict(values, lines=lines, boards=board_lines(values) if values["current"] else [],
                 status=status_line(values), name=t.name,
                 colours=_("W: {white} (moves first), B: {black}").format(

@@ -24,12 +24,13 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
-from pbm.commands.tournaments import directing, rounds
+from pbm.commands.tournaments import directing, rounds, teams
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
 from pbm.i18n import _, lazy, ngettext
 from pbm.model.play import games, tournaments
+from pbm.model.play import teams as team_records
 from pbm.model.players import ratings, reliability
 from pbm.model.db import timestamp
 from pbm.model.play.tournaments import Tournament
@@ -60,7 +61,7 @@ def tournament(ctx: Context, req: Request) -> None:
             "tournament {sub} takes {usage}, and your command has {n} word after \"{sub}\".",
             "tournament {sub} takes {usage}, and your command has {n} words after \"{sub}\".",
             len(words)).format(sub=sub, usage=_usage(req.game, sub), n=len(words)))
-    if sub != "create" and (req.params or req.options):
+    if sub != "create" and (req.params or req.options) and not (sub == "join" and not req.params):
         raise CommandError(_("Only tournament create takes -parameters and --options."))
     user = None if sub in ("show", "record") else authenticate(ctx, words[1], words[2])
     if not tournaments.good_name(words[0]):
@@ -77,7 +78,10 @@ def tournament(ctx: Context, req: Request) -> None:
     if user is None:
         (record if sub == "record" else show)(ctx, t)
         return
-    {"join": join, "leave": leave, "start": start, "withdraw": withdraw, "cancel": cancel,
+    if sub == "join":
+        join(ctx, t, user, dict(req.options))
+        return
+    {"leave": leave, "start": start, "withdraw": withdraw, "cancel": cancel,
      "bye": directing.bye, "correct": directing.correct}[sub](ctx, t, user, words[3:])
 
 
@@ -106,6 +110,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     chosen = choices.tiebreaks(options, system)
     band, sure = choices.band(options)
     directed = directing.options(options, system)
+    team = teams.create_options(options, system)
     most = _max_timeouts(options)
     params = dict(req.params)
     theme = choices.theme(options, variant, params)
@@ -128,6 +133,8 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                            theme, directed)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
+    if team is not None:
+        team_records.make(ctx.db, t, *team)
     if sure:
         ratings.require_sure(ctx.db, t.id)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
@@ -135,7 +142,8 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
-                   *choices.described(t, sure), *directing.described(t)])
+                   *choices.described(t, sure), *directing.described(t),
+                   *(teams.described(t, team_records.Settings(*team)) if team else ())])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -192,13 +200,16 @@ def _note(ctx: Context, t: Tournament, lines: list[str]) -> None:
                "note.j2", lines=lines)
 
 
-def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
+def join(ctx: Context, t: Tournament, user: str, options: dict[str, str]) -> None:
     late = directing.late_entry(t)
-    if t.status != tournaments.OPEN and not late:
+    setting = team_records.settings(ctx.db, t)
+    substitute = setting is not None and t.status == tournaments.RUNNING
+    if t.status != tournaments.OPEN and not late and not substitute:
         raise CommandError((_("{name} has started; it takes no more entries.") if t.status == tournaments.RUNNING
                             else _("{name} has ended; it takes no more entries.")).format(name=t.name))
     if _entered(ctx, t, user):
         raise CommandError(_("You have already entered {name}.").format(name=t.name))
+    seat = teams.placing(ctx, t, setting, options)
     choices.check_band(t, user, ratings.get(ctx.db, t.variant, user).at(ctx.now),
                        ratings.sure_required(ctx.db, t.id))
     room = ctx.config.server.tournament_players
@@ -211,6 +222,11 @@ def join(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
                              "and {user} has had {had}.").format(name=t.name, most=most, user=user, had=had))
     tournaments.join(ctx.db, t, user, ctx.now)
     count = len(tournaments.entries(ctx.db, t))
+    if seat is not None:
+        if substitute:
+            tournaments.freeze_ratings(ctx.db, t, {user: ratings.get(ctx.db, t.variant, user).rating})
+        _note(ctx, t, [teams.place(ctx, t, user, seat)])
+        return
     if late:
         tournaments.freeze_ratings(ctx.db, t, {user: ratings.get(ctx.db, t.variant, user).rating})
         _note(ctx, t, [_("You have entered the {title} tournament {name} ({system}) late: you are "
@@ -282,6 +298,8 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     if t.status != tournaments.OPEN:
         raise CommandError(_("{name} has started already.").format(name=t.name))
     entries = tournaments.entries(ctx.db, t)
+    setting = team_records.settings(ctx.db, t)
+    field = teams.field(ctx, t, setting) if setting else len(entries)
     if len(entries) < 2:
         raise CommandError(ngettext(
             "{name} has {n} player; a tournament needs at least two. Players enter with: {command}",
@@ -291,7 +309,7 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
     asked = t.rounds
-    t.rounds = rounds_needed(t.system, len(entries), t.rounds, double=t.double)
+    t.rounds = rounds_needed(t.system, field, t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
     fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
@@ -301,7 +319,7 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
         "Swiss rules require. For more rounds, run a round robin.", t.rounds).format(
-        asked=asked, players=len(entries), n=swiss_rounds(len(entries)))]
+        asked=asked, players=field, n=swiss_rounds(field))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
@@ -334,6 +352,8 @@ def show(ctx: Context, t: Tournament) -> None:
         lines = directing.described(t)
     else:
         lines = []
+    if setting := team_records.settings(ctx.db, t):
+        lines += teams.shown(ctx, t, setting)
     text, html = rounds.render(values, lines)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
         title=wording.name(values["title"]), name=t.name), text, html=html))
@@ -342,7 +362,10 @@ def show(ctx: Context, t: Tournament) -> None:
 def record(ctx: Context, t: Tournament) -> None:
     """The tournament as a FIDE TRF-16, attached."""
     title, name = catalogue.title(t.variant), f"{t.variant}-{t.name}.trf"
-    text = trf.write(tournaments.report(ctx.db, t), rounds.tiebreaks(t))
+    report = tournaments.report(ctx.db, t)
+    text = trf.write(report, rounds.tiebreaks(t))
+    if team_records.settings(ctx.db, t):
+        text += teams.trf_teams(ctx, t, report)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}: TRF").format(
         title=wording.name(title), name=t.name), compose.render("tournament_record.j2", title=title, name=t.name,
                                                   filename=name), attachments=((name, text),)))
