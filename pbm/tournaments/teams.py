@@ -25,7 +25,8 @@ from pbm.tournaments.model import Entrant, Game, Pairing, forfeit_against
 
 RANKINGS = ("match", "board")
 MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
-LEGEND = N_("the board points of each match;\nMP match points (2 a win, 1 a draw), BP board points")
+POINTS = N_("MP match points (2 a win, 1 a draw), BP board points")
+LEGEND = N_("the board points of each match;")
 BOARD_LEGEND = N_("Bd the board, Pts points from the games decided, Gms their number")
 
 
@@ -183,7 +184,10 @@ def crosstable(teams: list[Team], matches: list[Match], ranking: str = "match",
     first, second = (_("MP"), _("BP")) if ranking == "match" else (_("BP"), _("MP"))
     if ranking != "match":
         rows = [(r[0], r[1], r[3], r[2], *r[4:]) for r in rows]
-    return Table((_("Rk"), _("Team"), first, second, *columns), tuple(rows), _(LEGEND))
+    full = Table((_("Rk"), _("Team"), first, second, *columns), tuple(rows),
+                 _(LEGEND) + "\n" + _(POINTS))
+    # past a dozen teams the grid is wider than a mail's line: the standings alone
+    return full if full.fits() else Table(full.header[:4], tuple(r[:4] for r in rows), _(POINTS))
 
 
 def board_scores(lineups: dict[str, list[tuple[int, str]]], games: list[Game]) -> Table:

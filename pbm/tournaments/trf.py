@@ -159,8 +159,9 @@ def read(text: str) -> Report:
         elif code == "250":
             gained.append((float(line[9:13]), int(line[14:17]), int(line[18:21]),
                            int(line[22:26]), int(line[27:31])))
-        elif code == "XXC" or code.isdigit() and code not in ("062", "260"):
-            # 062 is counted when written, 260 written from the forfeits
+        elif code == "XXC" or code.isdigit() and code not in ("062", "260", "013"):
+            # 062 is counted when written, 260 written from the forfeits; 013, the team lines,
+            # are read by pbm.tournaments.teams.read_trf_teams
             report.header[code] = line[4:]
     users = {e.number: e.user for e in report.entrants}
     for points, first, last, low, high in gained:

@@ -56,22 +56,23 @@ def create_options(options: dict[str, str], system: str) -> tuple[int, str] | No
     return int(given), (order or "match").lower()
 
 
-def described(t: Tournament, setting: Settings) -> list[str]:
+ENTRY = " --team=TEAM [--board=K]"      # what a team tournament's join command adds
+
+
+def described(setting: Settings) -> list[str]:
     """The team rules, for whoever reads about the tournament."""
     order = (_("Teams rank by match points (2 a match won, 1 a draw), then board points.")
              if setting.ranking == "match" else
              _("Teams rank by board points, then match points (2 a match won, 1 a draw)."))
-    enter = f"{t.variant} tournament join {t.name} USERID PASSWORD --team=TEAM [--board=K]"
     return [ngettext("A team tournament of {n} board a team: board K plays board K, colours "
                      "alternating by board.",
                      "A team tournament of {n} boards a team: board K plays board K, colours "
-                     "alternating by board.", setting.boards).format(n=setting.boards), order,
-            _("Players enter with: {command}").format(command=enter)]
+                     "alternating by board.", setting.boards).format(n=setting.boards), order]
 
 
 def shown(ctx: Context, t: Tournament, setting: Settings) -> list[str]:
     """The team rules and, before the start, each team's players by board."""
-    lines = described(t, setting)
+    lines = described(setting)
     if t.status == tournaments.OPEN:
         seats = stored.seats(ctx.db, t)
         lines += [_("Team {team}: {players}.").format(team=name, players=", ".join(
@@ -240,7 +241,7 @@ def matched(m: Match, boards: int) -> str:
     """One match of a round, as a line."""
     first, last = (m.number - 1) * boards + 1, m.number * boards
     if m.second is None:
-        return _("{team} has no match this round.").format(team=m.first)
+        return _("{team} has a bye this round.").format(team=m.first)
     if m.decided:
         return _("Match {number} (boards {first}-{last}): {one} against {other}, {a} to {b}."
                  ).format(number=m.number, first=first, last=last, one=m.first, other=m.second,

@@ -139,11 +139,12 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
         ratings.require_sure(ctx.db, t.id)
     _note(ctx, t, [_("You direct it. {status}").format(status=rounds.status_line(rounds.report(ctx, t))),
                    _("Players enter with: {command}").format(
-                       command=f"{variant} tournament join {name} USERID PASSWORD"),
+                       command=f"{variant} tournament join {name} USERID PASSWORD"
+                               f"{teams.ENTRY if team else ''}"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
                    *choices.described(t, sure), *directing.described(t),
-                   *(teams.described(t, team_records.Settings(*team)) if team else ())])
+                   *(teams.described(team_records.Settings(*team)) if team else ())])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -343,16 +344,18 @@ def cancel(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
 
 def show(ctx: Context, t: Tournament) -> None:
     values = rounds.report(ctx, t)
+    setting = team_records.settings(ctx.db, t)
     if t.status == tournaments.OPEN:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
-            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
+            users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"
+                                 f"{teams.ENTRY if setting else ''}"),
             *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t)]
     elif directing.late_entry(t):
         lines = directing.described(t)
     else:
         lines = []
-    if setting := team_records.settings(ctx.db, t):
+    if setting:
         lines += teams.shown(ctx, t, setting)
     text, html = rounds.render(values, lines)
     ctx.out.append(compose.answer(ctx.incoming, _("{title} tournament {name}").format(
