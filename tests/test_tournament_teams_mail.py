@@ -116,6 +116,9 @@ def test_a_team_round_robin_by_mail(pbm_env, tmp_path):
     done = subprocess.run([bbp.program(), "--dutch", str(_write(tmp_path, trf_text)), "-c"],
                           capture_output=True, text=True)
     assert done.returncode != 0 and "team tournaments are not supported" in done.stderr + done.stdout
+    # without its team section the same file is one bbpPairings' checker reads whole
+    bbp.check("".join(line for line in trf_text.splitlines(keepends=True)
+                      if not line.startswith("013")), tmp_path)
 
     port = free_port()
     env.configure(web={"listen": f"127.0.0.1:{port}", "base_url": f"http://127.0.0.1:{port}"})
@@ -127,6 +130,7 @@ def test_a_team_round_robin_by_mail(pbm_env, tmp_path):
     finally:
         assert server.stop() == 0
     assert ">dragons<" in page and ">MP<" in page and "Round 3" in page
+    assert page.count("Match 1 (boards 1-3)") == 3 and "against snakes, 2 to 1." in page
     assert page.count('href="../../p/xiangqi-') == 18
 
 
