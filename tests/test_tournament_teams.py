@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-from datetime import timedelta
 from email import message_from_bytes, policy
 
 from support.postoffice import PostOffice, flat
 from support.processes import PBM, pbm_environment
+from test_tournament_bounds import send
 
-from pbm import intake
 from pbm.tournaments import pair_round
 from pbm.tournaments.model import Game
 from pbm.tournaments.teams import (
@@ -108,14 +107,6 @@ def test_the_trf_team_lines_in_their_columns_read_back():
                                                             ("a" * 32, [10, 11])]
 
 
-def send(post: PostOffice, subject: str, sender: str):
-    message = post.message(subject, "", sender)
-    intake.accept(post.db, post.config, message.as_bytes(policy=policy.SMTP), sender,
-                  [post.config.server.address], now=post.now)
-    post.now += timedelta(seconds=1)
-    return post._new_mail()
-
-
 def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tmp_path):
     post = PostOffice(tmp_path, tournament_players=3)
     send(post, "signup director Passw0rd99", "director@example.org")
@@ -134,6 +125,32 @@ def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tm
     [wrong] = send(post, "xiangqi tournament join cup p003 Passw0rd003 --team=red --board=3",
                    "p3@example.org")
     assert "--board=3: the boards of cup are 1 to 2." in flat(wrong)
+
+
+def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_match(tmp_path):
+    post = PostOffice(tmp_path)
+    send(post, "signup director Passw0rd99", "director@example.org")
+    send(post, "xiangqi tournament create duo --system=roundrobin --double --teams=2 director "
+               "Passw0rd99", "director@example.org")
+    for i, team in enumerate(["red", "red", "blue", "blue"]):
+        send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
+        send(post, f"xiangqi tournament join duo p{i:03d} Passw0rd{i:03d} --team={team}",
+             f"p{i}@example.org")
+    send(post, "xiangqi tournament start duo director Passw0rd99", "director@example.org")
+
+    def boards(round_no: int) -> list[tuple[int, str, str]]:
+        return post.db.execute("SELECT board, white, black FROM tournament_games WHERE round = ? "
+                               "ORDER BY board", [round_no]).fetchall()
+
+    assert boards(1) == [(1, "p000", "p002"), (2, "p003", "p001")]
+    for _board, _white, black in boards(1):
+        number = post.db.execute("SELECT g.board FROM games g JOIN tournament_games p ON "
+                                 "p.game_id = g.id WHERE p.black = ?", [black]).fetchone()[0]
+        n = int(black[1:])
+        send(post, f"xiangqi resign {number} {black} Passw0rd{n:03d}", f"p{n}@example.org")
+    assert boards(2) == [(1, "p002", "p000"), (2, "p001", "p003")]
+    [shown] = send(post, "xiangqi tournament show duo", "p0@example.org")
+    assert "Match 1 (boards 1-2): blue against red" in flat(shown)
 
 
 def test_16_teams_of_4_boards_start_in_one_bounded_transaction(tmp_path):

@@ -199,7 +199,7 @@ def board_scores(lineups: dict[str, list[tuple[int, str]]], games: list[Game]) -
             mine = [g for g in games if user in (g.white, g.black) and g.result is not None
                     and g.black is not None]
             points = sum(g.points(user) or 0.0 for g in mine)
-            rows.append((str(board), user, half(points) if mine else "0", str(len(mine)), team))
+            rows.append((str(board), user, half(points), str(len(mine)), team))
     return Table((_("Bd"), _("User"), _("Pts"), _("Gms"), _("Team")), tuple(rows), _(BOARD_LEGEND))
 
 

@@ -19,6 +19,8 @@ Decisions:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbm import catalogue
 from pbm.commands import wording
 from pbm.commands.base import CommandError, Context
@@ -229,7 +231,7 @@ def values(ctx: Context, t: Tournament, setting: Settings, entries: list[Entry],
             "lineups": lineups}
 
 
-def order(setting: Settings):
+def order(setting: Settings) -> Callable[[], str]:
     """The order of the team standings, in the reader's language (lazy)."""
     return lambda: (_("Teams rank by match points, then board points, then the match between "
                       "them, then name.") if setting.ranking == "match" else
