@@ -153,6 +153,33 @@ def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_mat
     assert "Match 1 (boards 1-2): blue against red" in flat(shown)
 
 
+def test_a_swiss_of_three_teams_by_mail_gives_a_bye_and_ends(tmp_path):
+    post = PostOffice(tmp_path)
+    send(post, "signup director Passw0rd99", "director@example.org")
+    send(post, "xiangqi tournament create tri --system=swiss --rounds=2 --teams=2 "
+               "--team-order=board director Passw0rd99", "director@example.org")
+    for i, team in enumerate(["ants", "ants", "bees", "bees", "cats", "cats"]):
+        send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
+        send(post, f"xiangqi tournament join tri p{i:03d} Passw0rd{i:03d} --team={team}",
+             f"p{i}@example.org")
+    mails = send(post, "xiangqi tournament start tri director Passw0rd99", "director@example.org")
+    assert any("has a bye this round." in flat(m) for m in mails)
+    for _round in (1, 2):
+        running = post.db.execute("SELECT g.board, p.black FROM tournament_games p JOIN games g ON "
+                                  "g.id = p.game_id WHERE p.result IS NULL").fetchall()
+        assert len(running) == 2
+        for number, black in running:          # White wins every game: each match is drawn 1-1
+            n = int(black[1:])
+            mails = send(post, f"xiangqi resign {number} {black} Passw0rd{n:03d}",
+                         f"p{n}@example.org")
+    final = next(flat(m) for m in mails if "won by" in m["Subject"])
+    # two drawn matches and a bye each for two teams: the bye (2 MP, 1 BP) decides
+    assert "Teams rank by board points, then match points" in final
+    assert post.db.execute("SELECT count(*) FROM tournament_matches WHERE second IS NULL"
+                           ).fetchone() == (2,)
+    assert post.db.execute("SELECT status FROM tournaments").fetchone() == ("finished",)
+
+
 def test_16_teams_of_4_boards_start_in_one_bounded_transaction(tmp_path):
     post = PostOffice(tmp_path, log_level='"DEBUG"')
     send(post, "signup director Passw0rd99", "director@example.org")

@@ -13,6 +13,7 @@ from support.postoffice import text
 from support.processes import free_port, listening, wait_until
 from test_tournament_mail import pairings, password, play_out, send
 
+from pbm.i18n import width
 from pbm.tournaments import trf
 from pbm.tournaments.teams import read_trf_teams
 
@@ -101,7 +102,7 @@ def test_a_team_round_robin_by_mail(pbm_env, tmp_path):
     assert sum(int(r[2]) for r in rows) == 12 and all(cell in ("2", "1", "**") for r in rows
                                                      for cell in r[4:])
     assert "sub" in final["ann"] and "ben" in final["ann"]
-    assert max(len(line) for line in final["ann"].splitlines()) <= 78
+    assert all(width(line) <= 78 for body in final.values() for line in body.splitlines())
     assert f"우승 팀은" in final["kim"] and f"{winner} 팀입니다" in " ".join(final["kim"].split())
     assert final["kim"].split("최종 순위:\n")[1].split()[:4] == ["순위", "팀", "팀승점", "판승점"]
 

@@ -13,8 +13,8 @@ Decisions:
   no team.
 - A substitute joins after the start: `join ... --team=T --board=K` enters them (they count
   toward the tournament's players) and seats them on board K from the next round on; the round
-  being played stays as paired.  The player replaced stays entered (they may come back the same
-  way) and keeps the points they scored.
+  being played stays as paired.  The player replaced stays entered (with their mails) and keeps
+  the points they scored; of two substitutes for one board from the same round, the later plays.
 - A team's rating (Swiss seeding) is the mean of its players' ratings at the start.
 """
 from __future__ import annotations
@@ -159,10 +159,10 @@ def _teams(ctx: Context, t: Tournament, entries: list[Entry]) -> list[Team]:
 
 
 def lineup(ctx: Context, t: Tournament, team: str, round_no: int, boards: int) -> list[str]:
-    """Who plays each board of `team` in `round_no`: the latest seat from that round or before."""
+    """Who plays each board of `team` in `round_no`: the latest seat from that round or before
+    (of two substitutes for one board and round, the later to join)."""
     seats = [s for s in stored.seats(ctx.db, t) if s.team == team and s.since <= round_no]
-    return [max((s for s in seats if s.board == k), key=lambda s: s.since).user
-            for k in range(1, boards + 1)]
+    return [[s for s in seats if s.board == k][-1].user for k in range(1, boards + 1)]
 
 
 def built(setting: Settings, matches: list[StoredMatch], rows: list[Played]) -> list[Match]:

@@ -91,12 +91,13 @@ def teams(db: Database, t: Tournament) -> list[str]:
 
 
 def seats(db: Database, t: Tournament) -> list[Seat]:
-    """Every entered player's seat, by team number, board, then round from which they play it."""
+    """Every entered player's seat, by team number, board, then round from which they play it
+    (two substitutes for one board from the same round: in the order they joined)."""
     rows = db.execute("SELECT l.user_id, m.name, l.board, l.from_round FROM tournament_lineups l "
                       "JOIN tournament_teams m ON m.tournament_id = l.tournament_id AND "
                       "m.number = l.team JOIN tournament_entrants e ON e.tournament_id = "
                       "l.tournament_id AND e.user_id = l.user_id WHERE l.tournament_id = ? "
-                      "ORDER BY m.number, l.board, l.from_round", [t.id])
+                      "ORDER BY m.number, l.board, l.from_round, e.number", [t.id])
     return [Seat(*row) for row in rows]
 
 
