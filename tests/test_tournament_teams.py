@@ -107,17 +107,30 @@ def test_the_trf_team_lines_in_their_columns_read_back():
                                                             ("a" * 32, [10, 11])]
 
 
-def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tmp_path):
-    post = PostOffice(tmp_path, tournament_players=3)
+def open_teams(post: PostOffice, name: str, options: str, teams: list[str]) -> list[str]:
+    """The director creates `name` with `options`; player i signs up and joins team `teams[i]`
+    (each team's board by order of joining); the answers to the joins, flattened."""
     send(post, "signup director Passw0rd99", "director@example.org")
-    send(post, "xiangqi tournament create cup --system=roundrobin --teams=2 director Passw0rd99",
+    send(post, f"xiangqi tournament create {name} {options} director Passw0rd99",
          "director@example.org")
     answers = []
-    for i, team in enumerate(["red", "red", "blue", "blue"]):
+    for i, team in enumerate(teams):
         send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-        [answer] = send(post, f"xiangqi tournament join cup p{i:03d} Passw0rd{i:03d} --team={team}",
-                        f"p{i}@example.org")
+        [answer] = send(post, f"xiangqi tournament join {name} p{i:03d} Passw0rd{i:03d} "
+                              f"--team={team}", f"p{i}@example.org")
         answers.append(flat(answer))
+    return answers
+
+
+def resign(post: PostOffice, number: int, user: str):
+    """`user` (p000 ...) resigns their game `number`: the mails it made."""
+    n = int(user[1:])
+    return send(post, f"xiangqi resign {number} {user} Passw0rd{n:03d}", f"p{n}@example.org")
+
+
+def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tmp_path):
+    post = PostOffice(tmp_path, tournament_players=3)
+    answers = open_teams(post, "cup", "--system=roundrobin --teams=2", ["red", "red", "blue", "blue"])
     assert "You play board 2 of the team red." in answers[1]
     assert "cup is full: it has 3 players, the most a tournament on this server takes" in answers[3]
     [early] = send(post, "xiangqi tournament start cup director Passw0rd99", "director@example.org")
@@ -129,13 +142,7 @@ def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tm
 
 def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_match(tmp_path):
     post = PostOffice(tmp_path)
-    send(post, "signup director Passw0rd99", "director@example.org")
-    send(post, "xiangqi tournament create duo --system=roundrobin --double --teams=2 director "
-               "Passw0rd99", "director@example.org")
-    for i, team in enumerate(["red", "red", "blue", "blue"]):
-        send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-        send(post, f"xiangqi tournament join duo p{i:03d} Passw0rd{i:03d} --team={team}",
-             f"p{i}@example.org")
+    open_teams(post, "duo", "--system=roundrobin --double --teams=2", ["red", "red", "blue", "blue"])
     send(post, "xiangqi tournament start duo director Passw0rd99", "director@example.org")
 
     def boards(round_no: int) -> list[tuple[int, str, str]]:
@@ -146,8 +153,7 @@ def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_mat
     for _board, _white, black in boards(1):
         number = post.db.execute("SELECT g.board FROM games g JOIN tournament_games p ON "
                                  "p.game_id = g.id WHERE p.black = ?", [black]).fetchone()[0]
-        n = int(black[1:])
-        send(post, f"xiangqi resign {number} {black} Passw0rd{n:03d}", f"p{n}@example.org")
+        resign(post, number, black)
     assert boards(2) == [(1, "p002", "p000"), (2, "p001", "p003")]
     [shown] = send(post, "xiangqi tournament show duo", "p0@example.org")
     assert "Match 1 (boards 1-2): blue against red" in flat(shown)
@@ -155,13 +161,8 @@ def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_mat
 
 def test_a_swiss_of_three_teams_by_mail_gives_a_bye_and_ends(tmp_path):
     post = PostOffice(tmp_path)
-    send(post, "signup director Passw0rd99", "director@example.org")
-    send(post, "xiangqi tournament create tri --system=swiss --rounds=2 --teams=2 "
-               "--team-order=board director Passw0rd99", "director@example.org")
-    for i, team in enumerate(["ants", "ants", "bees", "bees", "cats", "cats"]):
-        send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-        send(post, f"xiangqi tournament join tri p{i:03d} Passw0rd{i:03d} --team={team}",
-             f"p{i}@example.org")
+    open_teams(post, "tri", "--system=swiss --rounds=2 --teams=2 --team-order=board",
+               ["ants", "ants", "bees", "bees", "cats", "cats"])
     mails = send(post, "xiangqi tournament start tri director Passw0rd99", "director@example.org")
     assert any("has a bye this round." in flat(m) for m in mails)
     for _round in (1, 2):
@@ -169,9 +170,7 @@ def test_a_swiss_of_three_teams_by_mail_gives_a_bye_and_ends(tmp_path):
                                   "g.id = p.game_id WHERE p.result IS NULL").fetchall()
         assert len(running) == 2
         for number, black in running:          # White wins every game: each match is drawn 1-1
-            n = int(black[1:])
-            mails = send(post, f"xiangqi resign {number} {black} Passw0rd{n:03d}",
-                         f"p{n}@example.org")
+            mails = resign(post, number, black)
     final = next(flat(m) for m in mails if "won by" in m["Subject"])
     # two drawn matches and a bye each for two teams: the bye (2 MP, 1 BP) decides
     assert "Teams rank by board points, then match points" in final
@@ -182,13 +181,8 @@ def test_a_swiss_of_three_teams_by_mail_gives_a_bye_and_ends(tmp_path):
 
 def test_16_teams_of_4_boards_start_in_one_bounded_transaction(tmp_path):
     post = PostOffice(tmp_path, log_level='"DEBUG"')
-    send(post, "signup director Passw0rd99", "director@example.org")
-    send(post, "xiangqi tournament create big --system=swiss --rounds=3 --teams=4 director "
-               "Passw0rd99", "director@example.org")
-    for i in range(64):
-        send(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-        send(post, f"xiangqi tournament join big p{i:03d} Passw0rd{i:03d} --team=team{i // 4:02d}",
-             f"p{i}@example.org")
+    open_teams(post, "big", "--system=swiss --rounds=3 --teams=4",
+               [f"team{i // 4:02d}" for i in range(64)])
     message = post.message("xiangqi tournament start big director Passw0rd99", "",
                            "director@example.org")
     done = subprocess.run([*PBM, "--config", str(tmp_path / "pbm.toml"), "deliver"],

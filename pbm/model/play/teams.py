@@ -82,12 +82,7 @@ def make(db: Database, t: Tournament, boards: int, ranking: str) -> None:
 
 def teams(db: Database, t: Tournament) -> list[str]:
     """The teams with a player entered, in the order they were named."""
-    rows = db.execute("SELECT name FROM tournament_teams m WHERE tournament_id = ? AND EXISTS "
-                      "(SELECT 1 FROM tournament_lineups l JOIN tournament_entrants e ON "
-                      "e.tournament_id = l.tournament_id AND e.user_id = l.user_id "
-                      "WHERE l.tournament_id = m.tournament_id AND l.team = m.number) "
-                      "ORDER BY number", [t.id])
-    return [name for (name,) in rows]
+    return list(dict.fromkeys(s.team for s in seats(db, t)))
 
 
 def seats(db: Database, t: Tournament) -> list[Seat]:
