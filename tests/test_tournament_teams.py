@@ -203,3 +203,6 @@ def test_16_teams_of_4_boards_start_in_one_bounded_transaction(tmp_path):
     [(_to, raw)] = [row for row in mails if row[0] == "p7@example.org"]
     text = flat(message_from_bytes(raw, policy=policy.default))
     assert "Your game:" in text and "Match 1 (boards 1-4)" in text
+    # the teams' standings, not their grid nor 64 players' board scores
+    assert re.search(r"Rk Team MP BP 1 team\d\d 0 0 2 team", text) and "**" not in text
+    assert "team15" in text and "p063" not in text

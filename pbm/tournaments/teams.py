@@ -163,10 +163,11 @@ def half(value: float) -> str:
 
 
 def crosstable(teams: list[Team], matches: list[Match], ranking: str = "match",
-               swiss: bool = True) -> Table:
+               swiss: bool = True, short: bool = False) -> Table:
     """The team crosstable: rank, team, MP, BP, then the board points of each match, one column
     per opponent by rank (two results, the second match's after a slash, in a double round
-    robin); a Swiss adds nothing else: its opponents are the columns met."""
+    robin); a Swiss adds nothing else: its opponents are the columns met.  `short`, or past a
+    dozen teams: the standings alone."""
     ranked = standings(teams, matches, ranking, swiss)
     rank = {s.team: s.rank for s in ranked}
     rows = []
@@ -186,8 +187,8 @@ def crosstable(teams: list[Team], matches: list[Match], ranking: str = "match",
         rows = [(r[0], r[1], r[3], r[2], *r[4:]) for r in rows]
     full = Table((_("Rk"), _("Team"), first, second, *columns), tuple(rows),
                  _(LEGEND) + "\n" + _(POINTS))
-    # past a dozen teams the grid is wider than a mail's line: the standings alone
-    return full if full.fits() else Table(full.header[:4], tuple(r[:4] for r in rows), _(POINTS))
+    return full if full.fits() and not short else Table(full.header[:4], tuple(r[:4] for r in rows),
+                                                        _(POINTS))
 
 
 def board_scores(lineups: dict[str, list[tuple[int, str]]], games: list[Game]) -> Table:

@@ -264,7 +264,11 @@ def brief(values: dict, user: str) -> dict:
     mail made megabytes of mail and held the write lock for seconds."""
     ranked = values["ranked"] if any(g.result for g in values["games"]) else []
     table = short_table(ranked, user) if ranked else None
-    return dict(values, current=[p for p in values["current"] if user in (p.game.white, p.game.black)],
+    current = [p for p in values["current"] if user in (p.game.white, p.game.black)]
+    if "team_table" in values:          # a team tournament: the teams' table, without the players'
+        return dict(values, current=current, crosstable=values["team_table"],
+                    crosstable_html=values["team_table_html"])
+    return dict(values, current=current,
                 crosstable=table.text() if table else "", crosstable_html=table.html() if table else "")
 
 

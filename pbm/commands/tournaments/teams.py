@@ -207,8 +207,9 @@ def values(ctx: Context, t: Tournament, setting: Settings, entries: list[Entry],
     lineups = {team.name: [(s.board, s.user) for s in seats if s.team == team.name]
                for team in teams}
 
-    def tables(html: bool, inline: bool = True) -> str:
-        parts = [crosstable(teams, matches, setting.ranking, swiss), board_scores(lineups, games)]
+    def tables(html: bool, inline: bool = True, short: bool = False) -> str:
+        parts = [crosstable(teams, matches, setting.ranking, swiss, short)]
+        parts += [] if short else [board_scores(lineups, games)]
         return "\n".join(p.html(inline) if html else p.text() for p in parts)
 
     ranked = team_standings(teams, matches, setting.ranking, swiss)
@@ -226,6 +227,9 @@ def values(ctx: Context, t: Tournament, setting: Settings, entries: list[Entry],
     return {"crosstable": lazy(lambda: tables(False)) if matches else "",
             "crosstable_html": lazy(lambda: tables(True)) if matches else "",
             "crosstable_page": lazy(lambda: tables(True, inline=False)) if matches else "",
+            # a large tournament's round mails (pbm.commands.tournaments.rounds.brief): the standings
+            "team_table": lazy(lambda: tables(False, short=True)) if matches else "",
+            "team_table_html": lazy(lambda: tables(True, short=True)) if matches else "",
             "matches": by_round.get(t.round, []), "matches_by_round": by_round,
             "winner": top.team if top else "", "team_over": [lazy(over), lazy(order(setting))],
             "lineups": lineups}
