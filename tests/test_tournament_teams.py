@@ -155,6 +155,10 @@ def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_mat
                                  "p.game_id = g.id WHERE p.black = ?", [black]).fetchone()[0]
         resign(post, number, black)
     assert boards(2) == [(1, "p002", "p000"), (2, "p001", "p003")]
+    send(post, "signup p004 Passw0rd004", "p4@example.org")
+    [late] = send(post, "xiangqi tournament join duo p004 Passw0rd004 --team=red --board=1",
+                  "p4@example.org")
+    assert "duo is playing its last round: a substitute would play no game." in flat(late)
     [shown] = send(post, "xiangqi tournament show duo", "p0@example.org")
     assert "Match 1 (boards 1-2): blue against red" in flat(shown)
 

@@ -110,6 +110,9 @@ def placing(ctx: Context, t: Tournament, setting: Settings | None,
                                  "naming the board they take from the next round, for example "
                                  "--team={team} --board=1. The teams: {teams}.").format(
                 name=t.name, team=team, teams=", ".join(stored.teams(ctx.db, t))))
+        if t.round >= (t.rounds or 0):
+            raise CommandError(_("{name} is playing its last round: a substitute would play no "
+                                 "game.").format(name=t.name))
         return team, int(board), t.round + 1
     taken = {s.board for s in seats}
     free = [k for k in range(1, setting.boards + 1) if k not in taken]
