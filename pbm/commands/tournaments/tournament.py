@@ -11,6 +11,8 @@ Decisions:
 - `leave` before the start takes the entry back; after it, it withdraws the player like the
   director's `withdraw`: their running game is lost, the games they still had are forfeited.
 - `cancel` stops the pairing of further rounds; games already running go on as ordinary games.
+- Team tournaments (`--teams=N`, `join ... --team=TEAM [--board=K]`, substitutes after the start):
+  pbm.commands.tournaments.teams.
 - Within bounds: a player creates at most `[server] tournaments_per_week` (an
   administrator any number), a tournament takes at most `tournament_players`; a name is free again
   once its tournament was cancelled before it started, or finished a year ago (the old one is then
