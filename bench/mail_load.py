@@ -27,10 +27,12 @@ With --observers N, N more players subscribe to every game first, so that each m
 With --reviews the server's review worker (`[review] workers`, niced) searches engine reviews of the
 prefilled games all through the run, to compare the figures with an idle worker.
 After the run, with the server stopped, the limits it is measured against are measured on the same
-machine (bench/limits.py): the whole work of a move's two board mails (pictures drawn, MIME bytes)
-on one core times the cores, durable commits of a command's size, a bare aiosmtpd sink taking the
-same command mails; `limit_commands_per_second` is the tightest, and `ratio_to_limit` how close the
-delivered figure came to it.
+machine (bench/limits.py): the whole necessary work of a command -- the replies' (a move's two board
+mails, pictures drawn, MIME bytes), the intake's own (the run's command mails taken again by
+pbm.intake, one at a time, on a copy of the database made before them), a bare aiosmtpd receive --
+in CPU milliseconds, over the cores; and durable commits of a command's size.
+`limit_commands_per_second` is the tighter, and `ratio_to_limit` how close the delivered figure came
+to it.
 Loopback only; every loop is bounded by --games and --plies.
 """
 from __future__ import annotations
@@ -418,9 +420,13 @@ def main() -> None:
             sent: list[tuple[str, set[str]]] = []
             for table in tables:        # warm-up: each player's first move pays for scrypt once
                 table.play(server, 2, None, sent)
+            first = 2                   # the first move measured (after the warm-up), from 0
             if args.long_games:         # the cost of moves 3-32, and of moves 291-320, apart
                 early = run_phase(server, tables, EARLY, sent)
                 run_phase(server, tables, LONG_PLIES - EARLY, sent)
+                first = LONG_PLIES - EARLY
+            before = limits.snapshot(server.config, server.db_path, Path(tmp) / "intake")
+            if args.long_games:
                 late = run_phase(server, tables, LONG_PLIES, sent)
                 latencies, elapsed, cpu, own_cpu, drain = late
             else:
@@ -429,10 +435,10 @@ def main() -> None:
         finally:
             server.stop()
         rates = limits.measure(server.config, server.db_path, tables[0].board, Path(tmp), SERVER, [
-            [(mail.sender, mail.raw) for mail in table.mails[2:plies]] for table in tables])
+            [(mail.sender, mail.raw) for mail in table.mails[first:plies]] for table in tables], before)
     cps = len(latencies) / elapsed
     delivered = len(latencies) / (elapsed + drain)     # every reply of every command has left
-    limit = min(rates.values())
+    limit = limits.tightest(rates)
 
     figures = {
         "games": args.games, "prefilled_games": args.prefill, "smtp_processes": args.smtp_processes,
@@ -440,7 +446,7 @@ def main() -> None:
         "observers": args.observers,
         "seconds": round(elapsed, 2), "accepted_commands_per_second": round(cps, 1),
         "delivered_commands_per_second": round(delivered, 1),
-        "limits": {name: round(rate, 1) for name, rate in rates.items()},
+        "limits": {name: round(rate, 2) for name, rate in rates.items()},
         "limit_commands_per_second": round(limit, 1),
         "ratio_to_limit": round(delivered / limit, 2),
         "latency_ms_p50": round(statistics.median(latencies) * 1000, 1),
