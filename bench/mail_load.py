@@ -406,8 +406,10 @@ def main() -> None:
                 finish_one_game(server, replies)
                 started = time.perf_counter()
                 prefill(server.db_path, args.prefill)
-                print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
-                      file=sys.stderr)
+                prefill_seconds = time.perf_counter() - started
+                database_mb = server.db_path.stat().st_size / 1e6
+                print(f"prefilled {args.prefill} finished games in {prefill_seconds:.1f}s: "
+                      f"{database_mb:.0f} MB", file=sys.stderr)
                 if args.reviews:
                     queue_reviews(server.db_path)
             rng = random.Random(args.seed)
@@ -442,6 +444,8 @@ def main() -> None:
 
     figures = {
         "games": args.games, "prefilled_games": args.prefill, "smtp_processes": args.smtp_processes,
+        **({"prefill_seconds": round(prefill_seconds, 1), "database_mb": round(database_mb)}
+           if args.prefill else {}),
         "commands": len(latencies),
         "observers": args.observers,
         "seconds": round(elapsed, 2), "accepted_commands_per_second": round(cps, 1),
