@@ -9,7 +9,8 @@ the same run as the load (bench/mail_load.py prints them, and the tightest as
     - the intake's own work: the run's own command mails prepared (parsed, decoded, the password
       checked) and accepted (the command run, its record and replies written, committed) one at a
       time by `pbm.intake` in one process, on a copy of the database as it was before them, less
-      the replies' composing and rendering it includes (counted above);
+      the replies' composing and rendering it includes (counted above, and shown apart as
+      `replies_composing_ms`: the rest of `replies_ms` is drawing the pictures);
     - a bare SMTP receive: the CPU time of an aiosmtpd sink (its own process, as `pbm serve`'s
       SMTP process is) taking the run's command mails over real sockets;
   the outbox's own sending (Maildir files, fsync) is not counted, so the limit is, if anything, high;
@@ -53,7 +54,8 @@ def measure(config_path: Path, db_path: Path, board: int, folder: Path, recipien
     smtp = sink_seconds(clients, recipient)
     cores = os.cpu_count() or 1
     return {
-        "replies_ms": replies * 1000, "intake_ms": intake * 1000, "smtp_receive_ms": smtp * 1000,
+        "replies_ms": replies * 1000, "replies_composing_ms": composing * 1000,
+        "intake_ms": intake * 1000, "smtp_receive_ms": smtp * 1000,
         "cores": cores,
         "whole_work_commands_per_second": cores / (replies + intake + smtp),
         "durable_commits_per_second": commit_rate(folder / "commits", written // commands),
