@@ -49,13 +49,14 @@ def main() -> None:
             print(json.dumps({key: figures.get(key) for key in (
                 "load_before", "prefilled_games", "prefill_seconds", "database_mb", "commands",
                 "server_cpu_ms_per_command", "delivered_commands_per_second",
-                "limit_commands_per_second", "ratio_to_limit")}), flush=True)
+                "limit_commands_per_second", "ratio_to_limit", "other_processes_cores",
+                "ratio_to_limit_on_cores_left")}), flush=True)
         figures = run("--games", str(args.games), "--long-games")
         early.append(figures["early_server_cpu_ms_per_command"])
         late.append(figures["late_server_cpu_ms_per_command"])
         print(json.dumps({key: figures.get(key) for key in (
             "load_before", "early_server_cpu_ms_per_command", "late_server_cpu_ms_per_command",
-            "late_vs_early_cpu", "ratio_to_limit")}), flush=True)
+            "late_vs_early_cpu", "ratio_to_limit", "ratio_to_limit_on_cores_left")}), flush=True)
     print(f"server CPU per command, median of {args.rounds}: empty {statistics.median(empty):.2f} ms, "
           f"{args.prefill} finished games {statistics.median(full):.2f} ms "
           f"({statistics.median(full) / statistics.median(empty):.2f} times); moves 3-32 "
