@@ -27,10 +27,13 @@ With --observers N, N more players subscribe to every game first, so that each m
 With --reviews the server's review worker (`[review] workers`, niced) searches engine reviews of the
 prefilled games all through the run, to compare the figures with an idle worker.
 After the run, with the server stopped, the limits it is measured against are measured on the same
-machine (bench/limits.py): the whole work of a move's two board mails (pictures drawn, MIME bytes)
-on one core times the cores, durable commits of a command's size, a bare aiosmtpd sink taking the
-same command mails; `limit_commands_per_second` is the tightest, and `ratio_to_limit` how close the
-delivered figure came to it.
+machine (bench/limits.py): the whole necessary work of a command -- the replies' (a move's two board
+mails, pictures drawn, MIME bytes), the intake's own (the run's command mails taken again by
+pbm.intake, one at a time, on a copy of the database made before them), a bare aiosmtpd receive --
+in CPU milliseconds, over the cores; and durable commits of a command's size.
+`limit_commands_per_second` is the tighter, and `ratio_to_limit` how close the delivered figure came
+to it; `ratio_to_limit_on_cores_left` the same against the limit on the cores the machine's other
+processes left the server during the run (`other_processes_cores` they used, from /proc/stat).
 Loopback only; every loop is bounded by --games and --plies.
 """
 from __future__ import annotations
@@ -351,22 +354,32 @@ LONG_PLIES, EARLY = 320, 32     # --long-games: moves per game; moves measured a
 
 
 def run_phase(server: Server, tables: list[Table], upto: int, sent: list[tuple[str, set[str]]]
-              ) -> tuple[list[float], float, collections.Counter, float, float]:
+              ) -> tuple[list[float], float, collections.Counter, float, float, float]:
     """Every table plays on to move `upto` at once; (latencies, seconds, server CPU seconds by
-    part, own CPU seconds, seconds until the outbox had sent every reply after the last answer)."""
+    part, own CPU seconds, seconds until the outbox had sent every reply after the last answer,
+    CPU seconds every other process of the machine used meanwhile)."""
     latencies: list[float] = []
     threads = [threading.Thread(target=table.play, args=(server, upto, latencies, sent)) for table in tables]
+    busy = machine_busy_seconds()
     started, cpu, own_cpu = time.perf_counter(), server.cpu_seconds(), time.process_time()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    elapsed, own_cpu = time.perf_counter() - started, time.process_time() - own_cpu
+    elapsed, sending = time.perf_counter() - started, time.process_time() - own_cpu
     server.wait_outbox_drained()
     drain = time.perf_counter() - started - elapsed
-    used = server.cpu_seconds()
+    used, own_cpu = server.cpu_seconds(), time.process_time() - own_cpu   # its polling too
+    busy = machine_busy_seconds() - busy
     used.subtract(cpu)
-    return latencies, elapsed, used, own_cpu, drain
+    return latencies, elapsed, used, sending, drain, max(0.0, busy - used.total() - own_cpu)
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has been busy since it started (Linux /proc/stat)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -404,8 +417,10 @@ def main() -> None:
                 finish_one_game(server, replies)
                 started = time.perf_counter()
                 prefill(server.db_path, args.prefill)
-                print(f"prefilled {args.prefill} finished games in {time.perf_counter() - started:.1f}s",
-                      file=sys.stderr)
+                prefill_seconds = time.perf_counter() - started
+                database_mb = server.db_path.stat().st_size / 1e6
+                print(f"prefilled {args.prefill} finished games in {prefill_seconds:.1f}s: "
+                      f"{database_mb:.0f} MB", file=sys.stderr)
                 if args.reviews:
                     queue_reviews(server.db_path)
             rng = random.Random(args.seed)
@@ -418,31 +433,45 @@ def main() -> None:
             sent: list[tuple[str, set[str]]] = []
             for table in tables:        # warm-up: each player's first move pays for scrypt once
                 table.play(server, 2, None, sent)
+            first = 2                   # the first move measured (after the warm-up), from 0
             if args.long_games:         # the cost of moves 3-32, and of moves 291-320, apart
                 early = run_phase(server, tables, EARLY, sent)
                 run_phase(server, tables, LONG_PLIES - EARLY, sent)
+                first = LONG_PLIES - EARLY
+            before = limits.snapshot(server.config, server.db_path, Path(tmp) / "intake")
+            if args.long_games:
                 late = run_phase(server, tables, LONG_PLIES, sent)
-                latencies, elapsed, cpu, own_cpu, drain = late
+                latencies, elapsed, cpu, own_cpu, drain, others = late
             else:
-                latencies, elapsed, cpu, own_cpu, drain = run_phase(server, tables, plies, sent)
+                latencies, elapsed, cpu, own_cpu, drain, others = run_phase(
+                    server, tables, plies, sent)
             problems = verify(server, sent)
         finally:
             server.stop()
         rates = limits.measure(server.config, server.db_path, tables[0].board, Path(tmp), SERVER, [
-            [(mail.sender, mail.raw) for mail in table.mails[2:plies]] for table in tables])
+            [(mail.sender, mail.raw) for mail in table.mails[first:plies]] for table in tables], before)
     cps = len(latencies) / elapsed
     delivered = len(latencies) / (elapsed + drain)     # every reply of every command has left
-    limit = min(rates.values())
+    limit = limits.tightest(rates)
+    # On a shared machine the server had only the cores other processes left it: the same limit on
+    # those (the whole work's share scaled, the commits' not).
+    cores_left = max(0.1, rates["cores"] - others / (elapsed + drain))
+    limit_left = min(rates["whole_work_commands_per_second"] * cores_left / rates["cores"],
+                     rates["durable_commits_per_second"])
 
     figures = {
         "games": args.games, "prefilled_games": args.prefill, "smtp_processes": args.smtp_processes,
+        **({"prefill_seconds": round(prefill_seconds, 1), "database_mb": round(database_mb)}
+           if args.prefill else {}),
         "commands": len(latencies),
         "observers": args.observers,
         "seconds": round(elapsed, 2), "accepted_commands_per_second": round(cps, 1),
         "delivered_commands_per_second": round(delivered, 1),
-        "limits": {name: round(rate, 1) for name, rate in rates.items()},
+        "limits": {name: round(rate, 2) for name, rate in rates.items()},
         "limit_commands_per_second": round(limit, 1),
         "ratio_to_limit": round(delivered / limit, 2),
+        "other_processes_cores": round(rates["cores"] - cores_left, 2),
+        "ratio_to_limit_on_cores_left": round(delivered / limit_left, 2),
         "latency_ms_p50": round(statistics.median(latencies) * 1000, 1),
         "latency_ms_p99": round(percentile(latencies, 99) * 1000, 1),
         "latency_ms_max": round(max(latencies) * 1000, 1),

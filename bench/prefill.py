@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 
@@ -29,12 +30,18 @@ def prefill(db_path: Path, count: int) -> None:
         for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
             if fk[2] == "games" and table != "games":
                 _copy(db, table, fk[3], template[0], {fk[3]: f"{max_id} + seq.n"})
-    db.execute("COMMIT")
-    db.execute("ANALYZE")
+    _timed(db, "COMMIT")
+    _timed(db, "ANALYZE")
     # Into the database file now, as a server that grew to this size over time would have it: left
     # in the write-ahead log, the copies would be checkpointed while the benchmark runs.
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    _timed(db, "PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
+
+
+def _timed(db: sqlite3.Connection, statement: str) -> None:
+    started = time.perf_counter()
+    db.execute(statement)
+    print(f"prefill: {statement} in {time.perf_counter() - started:.1f}s", file=sys.stderr)
 
 
 def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced: dict[str, str]) -> None:
@@ -43,6 +50,7 @@ def _copy(db: sqlite3.Connection, table: str, key: str, template: int, replaced:
     rowid = keys[0][1] if len(keys) == 1 and keys[0][2].upper() == "INTEGER" else None
     names = [c[1] for c in columns if c[1] != rowid or c[1] in replaced]   # new rows, new rowids
     values = [replaced.get(name, f"t.{name}") for name in names]
+    started = time.perf_counter()
     copied = db.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(values)} "
                         f"FROM {table} AS t, seq WHERE t.{key} = ?", [template]).rowcount
-    print(f"prefill: {copied} rows into {table}", file=sys.stderr)
+    print(f"prefill: {copied} rows into {table} in {time.perf_counter() - started:.1f}s", file=sys.stderr)

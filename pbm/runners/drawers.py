@@ -13,12 +13,18 @@ import logging
 import os
 import subprocess
 import sys
+from collections import deque
 from typing import BinaryIO
 
 from pbm.pictures import deferred
 from pbm.runners.processes import name_process
 
 log = logging.getLogger(__name__)
+
+# Views asked of a drawer at once: it goes on to the next while the outbox reads an answer or waits
+# for another drawer's (drawn in rounds of one a drawer, each drawer waited for the slowest of the
+# round).  A few hundred bytes of tokens: its input pipe never fills.
+DEPTH = 8
 
 
 class Drawers:
@@ -34,13 +40,30 @@ class Drawers:
         tokens = deferred.undrawn(raws)
         if len(tokens) < 2:
             return                      # one picture is drawn sooner by the sender itself
-        for start in range(0, len(tokens), self.count):
-            asked = [(index, token) for index, token in enumerate(tokens[start:start + self.count])
-                     if self._ask(index, token)]
-            for index, token in asked:          # every drawer of the round draws at once
-                lines = self._answer(index)
+        waiting = tokens[::-1]          # the next one to hand out last
+        asked: list[deque[bytes]] = [deque() for _ in range(self.count)]
+        for index in range(self.count):
+            self._give(index, waiting, asked[index])
+        while any(asked):
+            for index, queue in enumerate(asked):
+                if not queue:
+                    continue
+                token = queue.popleft()
+                lines = self._answer(index) if self.processes[index] is not None else None
+                if self.processes[index] is None:
+                    queue.clear()       # it died: the sender draws its pictures as it fills
+                    continue
                 if lines is not None:
                     deferred.keep(token, lines)
+                self._give(index, waiting, queue)
+
+    def _give(self, index: int, waiting: list[bytes], queue: deque[bytes]) -> None:
+        """Keep DEPTH views asked of drawer `index`: it draws the next while its answers are read."""
+        while waiting and len(queue) < DEPTH:
+            token = waiting.pop()
+            if not self._ask(index, token):
+                return
+            queue.append(token)
 
     def _ask(self, index: int, token: bytes) -> bool:
         process = self._process(index)
