@@ -25,6 +25,7 @@ from pbm.model.schema_play import (
     TOURNAMENT_CHOICES,
     TOURNAMENT_DIRECTING,
     TOURNAMENTS,
+    TOURNAMENT_PAIRED,
 )
 
 # 1: mail intake and outbox (pbm.intake, pbm.outbox).
@@ -333,4 +334,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     REVIEWS,
     TOURNAMENT_DIRECTING,
     STREAMS,
+    TOURNAMENT_PAIRED,
 ]

@@ -24,7 +24,7 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
-from pbm.commands.tournaments import directing, rounds
+from pbm.commands.tournaments import directing, paired, rounds
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
@@ -84,7 +84,8 @@ def tournament(ctx: Context, req: Request) -> None:
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
                       "[--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] [--timeout=DAYS] "
-                      "[--accelerated] [--late=N] [--byes=N] [-params] [unrated]",
+                      "[--accelerated] [--late=N] [--byes=N] [--paired] [--decider=pair|seed] [-params] "
+                      "[unrated]",
             "show": "", "withdraw": " PLAYER", "bye": " ROUND",
             "correct": " BOARD RESULT"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
@@ -106,6 +107,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     chosen = choices.tiebreaks(options, system)
     band, sure = choices.band(options)
     directed = directing.options(options, system)
+    pairs = paired.option(options, system, double, directed)
     most = _max_timeouts(options)
     params = dict(req.params)
     theme = choices.theme(options, variant, params)
@@ -125,7 +127,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
             "again later.", made).format(user=user, n=made))
     t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
-                           theme, directed)
+                           theme, directed, pairs)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     if sure:
@@ -135,7 +137,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                        command=f"{variant} tournament join {name} USERID PASSWORD"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
-                   *choices.described(t, sure), *directing.described(t)])
+                   *choices.described(t, sure), *directing.described(t), *paired.described(t)])
 
 
 def _system(options: dict[str, str]) -> tuple[str, bool, int | None]:
@@ -291,22 +293,23 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
     asked = t.rounds
-    t.rounds = rounds_needed(t.system, len(entries), t.rounds, double=t.double)
+    t.rounds = paired.rounds_needed(t, len(entries)) if t.paired else \
+        rounds_needed(t.system, len(entries), t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
-    fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
+    fewer = [] if t.system != "swiss" or paired.shown(t, t.rounds) == asked else [ngettext(
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} round, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
         "Swiss rules require. For more rounds, run a round robin.",
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
-        "Swiss rules require. For more rounds, run a round robin.", t.rounds).format(
+        "Swiss rules require. For more rounds, run a round robin.", paired.shown(t, t.rounds)).format(
         asked=asked, players=len(entries), n=swiss_rounds(len(entries)))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
-                            "has been mailed the pairings.", t.rounds).format(
-        name=t.name, players=len(entries), n=t.rounds)] + fewer)
+                            "has been mailed the pairings.", paired.shown(t, t.rounds)).format(
+        name=t.name, players=len(entries), n=paired.shown(t, t.rounds))] + fewer)
     rounds.advance(ctx, t)
 
 
@@ -329,7 +332,8 @@ def show(ctx: Context, t: Tournament) -> None:
         names = ", ".join(e.user for e in values["entries"]) or _("nobody yet")
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
             users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"),
-            *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t)]
+            *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t),
+            *paired.described(t)]
     elif directing.late_entry(t):
         lines = directing.described(t)
     else:
@@ -365,7 +369,8 @@ def list_tournaments(ctx: Context, req: Request) -> None:
 def _listed(ctx: Context, t: Tournament) -> str:
     count = len(tournaments.entries(ctx.db, t))
     state = {tournaments.OPEN: _("open"),
-             tournaments.RUNNING: _("round {number}/{rounds}").format(number=t.round, rounds=t.rounds),
+             tournaments.RUNNING: _("round {number}/{rounds}").format(
+                 number=paired.shown(t, t.round), rounds=paired.shown(t, t.rounds or 0)),
              tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
     kind = rounds.kind(t)
     players = ngettext("{n} player", "{n} players", count).format(n=f"{count:>3}")
