@@ -78,7 +78,7 @@ def deciders(entrants: list[Entrant], games: list[Game], round_no: int,
     tied on points, a further pair, the first game's colours as the match's first game (boards
     numbered by the caller)."""
     this_round = [g for g in games if g.round == round_no and not g.bye]
-    if decider != "pair" or any(g.result is None for g in this_round):
+    if decider != "pair" or not this_round or any(g.result is None for g in this_round):
         return []
     first = []
     for a, b in knockout.matches(entrants, games, round_no, decider):

@@ -113,8 +113,8 @@ def scores(t: Tournament, user: str, played: list[Game]) -> list[str]:
     if found is None:
         return []
     opponent, mine, theirs = found
-    return [_("Your pairing of round {number} against {user}: {mine:g}-{theirs:g}.").format(
-        number=last, user=opponent, mine=mine, theirs=theirs)]
+    return [_("Your pairing of round {number} against {user}: {mine}-{theirs}.").format(
+        number=last, user=opponent, mine=f"{mine:g}", theirs=f"{theirs:g}")]
 
 
 def headline(t: Tournament, pairing: Pairing, before: list[Game]) -> object:
