@@ -53,8 +53,9 @@ def test_a_paired_swiss_played_to_the_end_by_mail(pbm_env, tmp_path):
     open_tournament(pbm_env, users, "--system=swiss --rounds=2 --timeout=3 --paired")
     send(pbm_env, "ben", f"set ben {password('ben')} lang=ko")
     [shown] = send(pbm_env, "cat", "xiangqi tournament show cup")
-    assert "Paired games: every pairing is two games started together, colours reversed" in \
-        " ".join(text(shown).split())
+    prose = " ".join(text(shown).split())
+    assert "Paired games: every pairing is two games started together, colours reversed" in prose
+    assert "Xiangqi tournament cup: paired Swiss, 2 rounds, 5 players" in prose
     mails = start(pbm_env)
     for round_no in (1, 2):
         first, second = pairings(pbm_env, 2 * round_no - 1), pairings(pbm_env, 2 * round_no)
@@ -132,6 +133,36 @@ def test_a_paired_swiss_played_to_the_end_by_mail(pbm_env, tmp_path):
         assert "paired Swiss" in page
     finally:
         assert server.stop() == 0
+
+
+def test_a_paired_round_robin_plays_each_round_twice_at_once(pbm_env):
+    """Three players: each Berger round's game and its return game start together; the dummy's
+    bye is both games; the crosstable is a double round robin's grid, in Chinese too."""
+    users = ["ann", "ben", "cat"]
+    open_tournament(pbm_env, users, "--system=roundrobin --paired --timeout=3")
+    send(pbm_env, "cat", f"set cat {password('cat')} lang=zh-Hans")
+    mails = start(pbm_env)
+    for round_no in (1, 2, 3):
+        games = pairings(pbm_env, 2 * round_no - 1) + pairings(pbm_env, 2 * round_no)
+        assert sorted(r[2:4] for r in games if r[3]) == sorted(
+            [games[0][2:4], games[0][2:4][::-1]]), games
+        told = [m for m in to(mails, "ann") if m["Subject"] == f"Xiangqi tournament cup: round "
+                f"{round_no} of 3"]
+        assert len(told) == 1
+        assert len([m for m in to(mails, "cat") if "cup" in m["Subject"] and "Board" not in
+                    m["Subject"]]) == 1
+        mails = play_round(pbm_env, lambda row: "white" if row[0] % 2 else "draw")
+    final = next(m for m in to(mails, "ben") if "won by" in m["Subject"])
+    grid = text(final).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
+    assert grid[0].split() == ["Rk", "User", "Pts", "SB", "1", "2", "3"]
+    cells = [line.split()[-3:] for line in grid[1:]]
+    # every pair met twice, once with each colour, the cell White's game first: the first game
+    # won by White, the return game drawn
+    assert sorted(c for row in cells for c in row if c != "**") == ["1=", "1=", "1=", "=0", "=0",
+                                                                     "=0"], cells
+    chinese = next(m for m in to(mails, "cat") if "cup" in m["Subject"])
+    assert "成对循环赛" in text(chinese)
+    assert_lines_fit(chinese)
 
 
 def test_a_paired_knockout_with_a_decider_pair(pbm_env):

@@ -74,8 +74,9 @@ def current(t: Tournament) -> set[int]:
 
 
 def rounds_needed(t: Tournament, n_entrants: int) -> int:
-    """The games' rounds of a paired tournament of `n_entrants` (pbm.tournaments.paired)."""
-    return paired.rounds_needed(t.system, n_entrants, t.rounds)
+    """The games' rounds of a paired tournament of `n_entrants` (pbm.tournaments.paired); a
+    Swiss's `rounds` count games' rounds from its creation on."""
+    return paired.rounds_needed(t.system, n_entrants, t.rounds and t.rounds // 2)
 
 
 def next_pairings(t: Tournament, entrants: list[Entrant], played: list[Game],

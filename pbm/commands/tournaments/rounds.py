@@ -328,7 +328,8 @@ def report(ctx: Context, t: Tournament) -> dict:
             # each result the director corrected, a line in the reader's language
             "corrected": [lazy(lambda c=c: _(
                 "Corrected by the director: round {round}, board {board}, {white} against "
-                "{black}: {was}, now {now}.").format(**c.__dict__)) for c in fixed],
+                "{black}: {was}, now {now}.").format(**{**c.__dict__, "round": paired.shown(t, c.round)}))
+                for c in fixed],
             "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds, t.paired or None)
             if played else [],
             # written in each reader's language: the headings and legend are words

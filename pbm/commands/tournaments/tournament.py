@@ -125,7 +125,8 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
             "again later.",
             "{user} has created {n} tournaments in the last week, the most this server allows; try "
             "again later.", made).format(user=user, n=made))
-    t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
+    t = tournaments.create(ctx.db, variant, name, user, system, double,     # a paired Swiss
+                           wanted * 2 if pairs and wanted else wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
                            theme, directed, pairs)
     if most is not None:
@@ -297,14 +298,14 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
         rounds_needed(t.system, len(entries), t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
-    fewer = [] if t.system != "swiss" or paired.shown(t, t.rounds) == asked else [ngettext(
+    fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} round, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
         "Swiss rules require. For more rounds, run a round robin.",
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
         "Swiss rules require. For more rounds, run a round robin.", paired.shown(t, t.rounds)).format(
-        asked=asked, players=len(entries), n=swiss_rounds(len(entries)))]
+        asked=paired.shown(t, asked or 0), players=len(entries), n=swiss_rounds(len(entries)))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
