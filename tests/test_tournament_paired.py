@@ -75,8 +75,7 @@ def test_bbppairings_pairs_the_first_games_of_a_paired_swiss_as_pbm(seed, tmp_pa
     assert trf.check(trf.read(whole)) == []
     # two round blocks a pairing round: each player has a cell for every game
     rows = [line for line in whole.splitlines() if line.startswith("001")]
-    assert all(len(line[91:].split("  ")) >= 1 for line in rows)
-    assert max(len(line) for line in rows) == 89 + 10 * rounds
+    assert all(len(line) == 89 + 10 * rounds for line in rows)
 
 
 def ko(results: dict[tuple[str, str], list[str]], decider: str) -> tuple[list[Game], list]:
@@ -143,5 +142,5 @@ def test_the_crosstable_shows_both_games_in_a_pairing_rounds_column():
     cells = {row.split()[1]: row.split()[-2:] for row in rows}
     opponent = next(g.black for g in games if g.white == "p00" and g.round == 1)
     assert cells["p00"][0].endswith("W1B=") and cells[opponent][0].endswith("B0W=")
-    points = {row.split()[1]: row.split()[2] for row in rows}
-    assert points["p00"] in ("3", "2", "1.5", "2.5")
+    # two pairing rounds of two pairings: 8 games, each worth a point between its players
+    assert sum(float(row.split()[2]) for row in rows) == 8
