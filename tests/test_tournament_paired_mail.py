@@ -7,15 +7,19 @@ pbm paired them."""
 from __future__ import annotations
 
 import re
+import subprocess
 from collections import Counter
+from datetime import timedelta
+from email import message_from_bytes, policy
 
 from support import bbp
-from support.postoffice import text
-from support.processes import free_port, listening, wait_until
+from support.postoffice import PostOffice, flat, text
+from support.processes import PBM, free_port, listening, pbm_environment, wait_until
 from test_tournament_mail import (address, assert_lines_fit, open_tournament, pairings, password,
                                   running, send, start)
 from test_web import fetch
 
+from pbm import intake
 from pbm.tournaments import trf
 
 
@@ -236,3 +240,46 @@ def test_a_paired_knockout_decided_by_the_higher_seed(pbm_env):
     [refused] = send(pbm_env, "ann", f"xiangqi tournament create cup2 ann {password('ann')} "
                                      "--system=roundrobin --paired --double")
     assert "--paired does not go with --double" in " ".join(text(refused).split())
+
+
+def test_a_64_player_paired_round_robin_starts_in_one_bounded_transaction(tmp_path):
+    """The start of a paired round of 64 players (64 games) by a real `pbm deliver`: one
+    transaction whose rows grow with the players (two games each, not a crosstable a mail), and
+    one round mail for each player, naming both their games."""
+    post = PostOffice(tmp_path, log_level='"DEBUG"')
+    deliver(post, "signup director Passw0rd99", "director@example.org")
+    deliver(post, "xiangqi tournament create big --system=roundrobin --paired director "
+                  "Passw0rd99", "director@example.org")
+    for i in range(64):
+        deliver(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
+        deliver(post, f"xiangqi tournament join big p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
+    message = post.message("xiangqi tournament start big director Passw0rd99", "",
+                           "director@example.org")
+    done = subprocess.run([*PBM, "--config", str(tmp_path / "pbm.toml"), "deliver"],
+                          input=bytes(message), capture_output=True, timeout=300,
+                          env=pbm_environment(PBM_NOW=post.now.isoformat()))
+    assert done.returncode == 0, done.stderr.decode()
+    [(rows, _ms)] = re.findall(r"transaction: (\d+) rows written in (\d+) ms", done.stderr.decode())
+    print(f"64-player paired start: {rows} rows written")          # the figure, for the record
+    assert int(rows) <= 14 * 64          # 714 here: twice the games of a single round, linear
+    assert post.db.execute("SELECT count(*) FROM games").fetchone() == (64,)
+    news = post.db.execute("SELECT o.recipient, b.raw FROM outbox o JOIN outbox_bodies b ON "
+                           "b.id = o.id WHERE o.subject = 'Xiangqi tournament big: round 1 of "
+                           "63'").fetchall()
+    assert len(news) == 64 + 1 and len({to for to, _raw in news}) == 65
+    [(_to, raw)] = [row for row in news if row[0] == "p7@example.org"]
+    said = " ".join(flat(message_from_bytes(raw, policy=policy.default)).split())
+    boards = [n for n, in post.db.execute(
+        "SELECT g.board FROM tournament_games p JOIN games g ON g.id = p.game_id WHERE "
+        "'p007' IN (p.white, p.black) ORDER BY p.round")]
+    assert len(boards) == 2 and re.search(
+        rf"Your games against p\d+: Xiangqi Board {boards[0]}, you play \w+; Xiangqi Board "
+        rf"{boards[1]}, you play \w+\.", said), said
+
+
+def deliver(post, subject: str, sender: str) -> None:
+    """A setup mail taken in as `pbm deliver` takes it, in this process."""
+    message = post.message(subject, "", sender)
+    intake.accept(post.db, post.config, message.as_bytes(policy=policy.SMTP), sender,
+                  [post.config.server.address], now=post.now)
+    post.now += timedelta(seconds=1)
