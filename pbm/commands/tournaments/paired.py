@@ -18,7 +18,7 @@ from pbm import catalogue
 from pbm.commands import wording
 from pbm.commands.base import CommandError
 from pbm.i18n import _, lazy
-from pbm.model.play.tournaments import Tournament
+from pbm.model.play.tournaments import Played, Tournament
 from pbm.tournaments import Entrant, Game, Pairing, paired
 
 
@@ -71,6 +71,29 @@ def shown(t: Tournament, round_no: int) -> int:
 def current(t: Tournament) -> set[int]:
     """The games' rounds of the round being played."""
     return set(range(t.round - per_round(t) + 1, t.round + 1))
+
+
+def grouped(t: Tournament, rows: list[Played]) -> list[Played]:
+    """The current round's rows; paired, with each pairing's games together, in the order the
+    pairings were made, a bye once."""
+    if not t.paired:
+        return rows
+    order: dict[tuple[str, str | None], int] = {}
+    for p in rows:
+        order.setdefault(players(p.game), len(order))
+    seen: set[tuple[str, str | None]] = set()
+    found = []
+    for p in sorted(rows, key=lambda p: order[players(p.game)]):
+        if p.game.bye and players(p.game) in seen:
+            continue
+        seen.add(players(p.game))
+        found.append(p)
+    return found
+
+
+def players(game: Game) -> tuple[str, str | None]:
+    """Who plays `game`, in an order that is the same for both games of a pairing."""
+    return (game.white, None) if game.black is None else tuple(sorted((game.white, game.black)))
 
 
 def rounds_needed(t: Tournament, n_entrants: int) -> int:

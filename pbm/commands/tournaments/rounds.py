@@ -323,7 +323,7 @@ def report(ctx: Context, t: Tournament) -> dict:
     marked = frozenset((c.round, c.white) for c in fixed)
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
-            "current": [p for p in rows if p.game.round in paired.current(t)],
+            "current": paired.grouped(t, [p for p in rows if p.game.round in paired.current(t)]),
             "shown_round": paired.shown(t, t.round),
             # each result the director corrected, a line in the reader's language
             "corrected": [lazy(lambda c=c: _(
