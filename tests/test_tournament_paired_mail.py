@@ -1,25 +1,21 @@
-"""Paired games played to the end through `pbm deliver`, one process per mail: a paired Swiss of
-five (the bye is both games) and paired knockouts whose tied pairs are decided by a decider pair
-or by the higher seed (`--decider=seed`), read in English and Korean.  Each player hears once a
-round, both games named; the crosstable shows both games of each pairing, the page every game,
-and the TRF two round blocks a pairing round that bbpPairings reads: its first games paired as
-pbm paired them."""
+"""A paired Swiss played to the end through `pbm deliver`, one process per mail: five players
+(the bye is both games), read in English and Korean.  Each player hears once a round, both games
+named, and their last pairing's score; the crosstable shows both games of each pairing, the page
+every game, and the TRF two round blocks a pairing round that bbpPairings reads: its first games
+paired as pbm paired them.  (Paired knockouts: test_tournament_paired_knockout_mail.py; a paired
+round robin and a paired round's start within the limits: test_tournament_paired_roundrobin_mail.py.)"""
 from __future__ import annotations
 
 import re
-import subprocess
 from collections import Counter
-from datetime import timedelta
-from email import message_from_bytes, policy
 
 from support import bbp
-from support.postoffice import PostOffice, flat, text
-from support.processes import PBM, free_port, listening, pbm_environment, wait_until
+from support.postoffice import text
+from support.processes import free_port, listening, wait_until
 from test_tournament_mail import (address, assert_lines_fit, open_tournament, pairings, password,
                                   running, send, start)
 from test_web import fetch
 
-from pbm import intake
 from pbm.tournaments import trf
 
 
@@ -137,149 +133,3 @@ def test_a_paired_swiss_played_to_the_end_by_mail(pbm_env, tmp_path):
         assert "paired Swiss" in page
     finally:
         assert server.stop() == 0
-
-
-def test_a_paired_round_robin_plays_each_round_twice_at_once(pbm_env):
-    """Three players: each Berger round's game and its return game start together; the dummy's
-    bye is both games; the crosstable is a double round robin's grid, in Chinese too."""
-    users = ["ann", "ben", "cat"]
-    open_tournament(pbm_env, users, "--system=roundrobin --paired --timeout=3")
-    send(pbm_env, "cat", f"set cat {password('cat')} lang=zh-Hans")
-    mails = start(pbm_env)
-    for round_no in (1, 2, 3):
-        games = pairings(pbm_env, 2 * round_no - 1) + pairings(pbm_env, 2 * round_no)
-        assert sorted(r[2:4] for r in games if r[3]) == sorted(
-            [games[0][2:4], games[0][2:4][::-1]]), games
-        told = [m for m in to(mails, "ann") if m["Subject"] == f"Xiangqi tournament cup: round "
-                f"{round_no} of 3"]
-        assert len(told) == 1
-        assert len([m for m in to(mails, "cat") if "cup" in m["Subject"] and "Board" not in
-                    m["Subject"]]) == 1
-        mails = play_round(pbm_env, lambda row: "white" if row[0] % 2 else "draw")
-    final = next(m for m in to(mails, "ben") if "won by" in m["Subject"])
-    grid = text(final).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
-    assert grid[0].split() == ["Rk", "User", "Pts", "SB", "1", "2", "3"]
-    cells = [line.split()[-3:] for line in grid[1:]]
-    # every pair met twice, once with each colour, the cell White's game first: the first game
-    # won by White, the return game drawn
-    assert sorted(c for row in cells for c in row if c != "**") == ["1=", "1=", "1=", "=0", "=0",
-                                                                     "=0"], cells
-    chinese = next(m for m in to(mails, "cat") if "cup" in m["Subject"])
-    assert "成对循环赛" in text(chinese)
-    assert_lines_fit(chinese)
-
-
-def test_a_paired_knockout_with_a_decider_pair(pbm_env):
-    users = ["ann", "ben", "cat", "dan"]
-    open_tournament(pbm_env, users, "--system=knockout --paired --timeout=3 unrated")
-    send(pbm_env, "dan", f"set dan {password('dan')} lang=ko")
-    mails = start(pbm_env)
-    # seeds by user id: ann v dan, ben v cat; the higher seed White in game 1
-    assert [r[1:4] for r in pairings(pbm_env, 1)] == [
-        (1, "ann", "dan"), (2, "ben", "cat"), (3, "dan", "ann"), (4, "cat", "ben")]
-    assert len([m for m in to(mails, "ann") if m["Subject"] == "Xiangqi tournament cup: round 1 "
-                "of 2"]) == 1
-    # ann v dan: each wins with White, 1-1; ben beats cat 1.5-0.5
-    mails = play_round(pbm_env, lambda row: "white" if row[2] in ("ann", "dan") or row[1] == 2
-                       else "draw")
-    deciders = pairings(pbm_env, 1)[4:]
-    assert [r[1:5] for r in deciders] == [(5, "ann", "dan", None), (6, "dan", "ann", None)]
-    news = [m for m in to(mails, "ann") if m["Subject"] == "Xiangqi tournament cup: round 1 of 2 "
-            "deciders"]
-    assert len(news) == 1
-    prose = " ".join(text(news[0]).split())
-    assert "tied on points play a decider, a further pair of games" in prose
-    assert re.search(rf"Your games against dan: Xiangqi Board {deciders[0][5]}, you play Red; "
-                     rf"Xiangqi Board {deciders[1][5]}, you play Black\.", prose)
-    korean = [m for m in to(mails, "dan") if "cup" in m["Subject"] and "Board" not in m["Subject"]]
-    assert len(korean) == 1 and korean[0]["Subject"].endswith("결정전")
-    said = " ".join(text(korean[0]).split())
-    assert "쌍대국 토너먼트" in said and "ann 님과의 내 대국: " in said
-    assert_lines_fit(korean[0])
-    # dan wins the decider pair 1.5-0.5 and meets ben in the final
-    mails = play_round(pbm_env, lambda row: "black" if row[2] == "ann" else "draw")
-    assert [r[2:4] for r in pairings(pbm_env, 2)] == [("ben", "dan"), ("dan", "ben")]
-    final = next(m for m in to(mails, "ann") if m["Subject"] == "Xiangqi tournament cup: round 2 "
-                 "of 2")
-    assert "Your pairing of round 1 against dan: 1.5-2.5." in " ".join(text(final).split())
-    mails = play_round(pbm_env, lambda row: "black" if row[2] == "ben" else "draw")
-    won = next(m for m in to(mails, "cat") if "won by" in m["Subject"])
-    assert won["Subject"] == "Xiangqi tournament cup: won by dan"
-    table = text(won).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
-    assert [line.split()[1] for line in table[1:]] == ["dan", "ben", "ann", "cat"]
-    cells = {line.split()[1]: line.split()[-2:] for line in table[1:]}
-    assert cells["dan"] == ["3B0W1B1W=", "2B1W="]
-    whole = record(pbm_env)
-    back = trf.read(whole)
-    # the TRF: a column a game, the pair and the decider pair read back into round 1
-    assert sorted((g.round, g.white, g.black, g.result) for g in back.games
-                  if "ann" in (g.white, g.black)) == [
-        (1, "ann", "dan", "0-1"), (1, "ann", "dan", "1-0"), (1, "dan", "ann", "1-0"),
-        (1, "dan", "ann", "1/2-1/2")]
-    rows = [line for line in whole.splitlines() if line.startswith("001")]
-    assert max(len(line) for line in rows) == 89 + 6 * 10      # 4 games in round 1, 2 in 2
-
-
-def test_a_paired_knockout_decided_by_the_higher_seed(pbm_env):
-    users = ["ann", "ben"]
-    open_tournament(pbm_env, users, "--system=knockout --paired --decider=seed --timeout=3")
-    send(pbm_env, "ben", f"set ben {password('ben')} lang=ko")
-    [shown] = send(pbm_env, "ann", "xiangqi tournament show cup")
-    assert "on a tie the higher seed goes through" in " ".join(text(shown).split())
-    start(pbm_env)
-    mails = play_round(pbm_env, lambda row: "draw")
-    assert len(pairings(pbm_env)) == 2                      # no decider pair
-    won = next(m for m in to(mails, "ann") if "won by" in m["Subject"])
-    assert won["Subject"] == "Xiangqi tournament cup: won by ann"
-    korean = next(m for m in to(mails, "ben") if "ann" in m["Subject"])
-    assert "won by" not in korean["Subject"]
-    [refused] = send(pbm_env, "ann", f"xiangqi tournament create cup2 ann {password('ann')} "
-                                     "--system=swiss --rounds=3 --decider=seed")
-    assert "--decider=seed: a paired knockout (--system=knockout --paired)" in \
-        " ".join(text(refused).split())
-    [refused] = send(pbm_env, "ann", f"xiangqi tournament create cup2 ann {password('ann')} "
-                                     "--system=roundrobin --paired --double")
-    assert "--paired does not go with --double" in " ".join(text(refused).split())
-
-
-def test_a_64_player_paired_round_robin_starts_in_one_bounded_transaction(tmp_path):
-    """The start of a paired round of 64 players (64 games) by a real `pbm deliver`: one
-    transaction whose rows grow with the players (two games each, not a crosstable a mail), and
-    one round mail for each player, naming both their games."""
-    post = PostOffice(tmp_path, log_level='"DEBUG"')
-    deliver(post, "signup director Passw0rd99", "director@example.org")
-    deliver(post, "xiangqi tournament create big --system=roundrobin --paired director "
-                  "Passw0rd99", "director@example.org")
-    for i in range(64):
-        deliver(post, f"signup p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-        deliver(post, f"xiangqi tournament join big p{i:03d} Passw0rd{i:03d}", f"p{i}@example.org")
-    message = post.message("xiangqi tournament start big director Passw0rd99", "",
-                           "director@example.org")
-    done = subprocess.run([*PBM, "--config", str(tmp_path / "pbm.toml"), "deliver"],
-                          input=bytes(message), capture_output=True, timeout=300,
-                          env=pbm_environment(PBM_NOW=post.now.isoformat()))
-    assert done.returncode == 0, done.stderr.decode()
-    [(rows, _ms)] = re.findall(r"transaction: (\d+) rows written in (\d+) ms", done.stderr.decode())
-    print(f"64-player paired start: {rows} rows written")          # the figure, for the record
-    assert int(rows) <= 14 * 64          # 714 here: twice the games of a single round, linear
-    assert post.db.execute("SELECT count(*) FROM games").fetchone() == (64,)
-    news = post.db.execute("SELECT o.recipient, b.raw FROM outbox o JOIN outbox_bodies b ON "
-                           "b.id = o.id WHERE o.subject = 'Xiangqi tournament big: round 1 of "
-                           "63'").fetchall()
-    assert len(news) == 64 + 1 and len({to for to, _raw in news}) == 65
-    [(_to, raw)] = [row for row in news if row[0] == "p7@example.org"]
-    said = " ".join(flat(message_from_bytes(raw, policy=policy.default)).split())
-    boards = [n for n, in post.db.execute(
-        "SELECT g.board FROM tournament_games p JOIN games g ON g.id = p.game_id WHERE "
-        "'p007' IN (p.white, p.black) ORDER BY p.round")]
-    assert len(boards) == 2 and re.search(
-        rf"Your games against p\d+: Xiangqi Board {boards[0]}, you play \w+; Xiangqi Board "
-        rf"{boards[1]}, you play \w+\.", said), said
-
-
-def deliver(post, subject: str, sender: str) -> None:
-    """A setup mail taken in as `pbm deliver` takes it, in this process."""
-    message = post.message(subject, "", sender)
-    intake.accept(post.db, post.config, message.as_bytes(policy=policy.SMTP), sender,
-                  [post.config.server.address], now=post.now)
-    post.now += timedelta(seconds=1)
