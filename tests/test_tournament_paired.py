@@ -144,3 +144,22 @@ def test_the_crosstable_shows_both_games_in_a_pairing_rounds_column():
     assert cells["p00"][0].endswith("W1B=") and cells[opponent][0].endswith("B0W=")
     # two pairing rounds of two pairings: 8 games, each worth a point between its players
     assert sum(float(row.split()[2]) for row in rows) == 8
+
+
+def test_a_paired_knockout_bye_is_one_and_a_withdrawal_forfeits_both_games():
+    field = entrants(3)
+    first = paired.next_knockout(field, [], frozenset({"p02"}), "pair")
+    # p00 has the bye (once: it only carries them on); p01 v p02 both forfeited by p02
+    assert [(p.board, p.white, p.black, p.result) for p in first] == [
+        (1, "p01", "p02", "+-"), (2, "p00", None, None), (3, "p02", "p01", "-+")]
+    games = [p.game() for p in first]
+    assert knockout.winners(field, games, 1, "pair") == ["p00", "p01"]
+    final = paired.next_knockout(field, games, frozenset({"p02"}), "pair")
+    assert [(p.round, p.white, p.black) for p in final] == [(2, "p00", "p01"), (2, "p01", "p00")]
+
+
+def test_a_tied_pair_with_a_double_forfeit_sends_the_higher_seed_through():
+    field = entrants(2)
+    games = [Game(1, "p00", "p01", "--"), Game(1, "p01", "p00", "--")]
+    assert paired.deciders(field, games, 1, frozenset({"p00", "p01"}), "pair") == []
+    assert knockout.winners(field, games, 1, "pair") == ["p00"]
