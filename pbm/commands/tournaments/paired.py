@@ -14,6 +14,8 @@ Decisions:
 """
 from __future__ import annotations
 
+from babel.support import LazyProxy
+
 from pbm import catalogue
 from pbm.commands import wording
 from pbm.commands.base import CommandError
@@ -141,7 +143,7 @@ def scores(t: Tournament, user: str, played: list[Game]) -> list[str]:
         number=last, user=opponent, mine=f"{mine:g}", theirs=f"{theirs:g}")]
 
 
-def headline(t: Tournament, pairing: Pairing, before: list[Game]) -> object:
+def headline(t: Tournament, pairing: Pairing, before: list[Game]) -> LazyProxy:
     """The first line of a paired game's first mail, written in its reader's language (`lazy`)."""
     game = game_of(t, pairing, before)
     return lazy(lambda: _(
