@@ -49,6 +49,8 @@ def test_a_paired_knockout_with_a_decider_pair(pbm_env):
     mails = play_round(pbm_env, lambda row: "black" if row[2] == "ben" else "draw")
     won = next(m for m in to(mails, "cat") if "won by" in m["Subject"])
     assert won["Subject"] == "Xiangqi tournament cup: won by dan"
+    # the final's boards, then the pairing's score, the first game's White first
+    assert f"     {'ben':<17} {'dan':<17} the pairing: 0.5-1.5" in text(won).splitlines()
     table = text(won).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
     assert [line.split()[1] for line in table[1:]] == ["dan", "ben", "ann", "cat"]
     cells = {line.split()[1]: line.split()[-2:] for line in table[1:]}

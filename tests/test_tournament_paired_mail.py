@@ -95,6 +95,9 @@ def test_a_paired_swiss_played_to_the_end_by_mail(pbm_env, tmp_path):
     final = next(m for m in mails if "won by" in m["Subject"] and m["To"] == address("ann"))
     prose = " ".join(text(final).split())
     assert re.search(r"The winner is \w+, with [\d.]+ points from 4 games\.", prose)
+    # the last round's boards: each pairing's two games, then its score (board 1: 2-0)
+    one = [r for r in pairings(pbm_env, 3) if r[1] == 1][0]
+    assert f"     {one[2]:<17} {one[3]:<17} the pairing: 2-0" in text(final).splitlines()
     table = text(final).split("Final standings:\n")[1].split("\n\n")[0].splitlines()
     assert table[0].split() == ["Rk", "User", "Pts", "BH", "BH-M1", "R1", "R2"]
     cells = {line.split()[1]: line.split()[-2:] for line in table[1:]}

@@ -93,6 +93,21 @@ def grouped(t: Tournament, rows: list[Played]) -> list[Played]:
     return found
 
 
+def score_line(values: dict, last: Played) -> list[str]:
+    """After the last game of a pairing among the current round's boards, once all its games are
+    decided, the pairing's score, its first game's White first (a board line of its own)."""
+    t: Tournament = values["tournament"]
+    mine = [p.game for p in values["current"] if players(p.game) == players(last.game)]
+    if not t.paired or last.game.bye or mine[-1] != last.game:
+        return []
+    found = paired.pairing_score(mine[0].white, mine)
+    if found is None:
+        return []
+    _opponent, first, second = found
+    score = _("the pairing: {white}-{black}").format(white=f"{first:g}", black=f"{second:g}")
+    return [f"{'':>3}  {mine[0].white:<17} {mine[0].black:<17} {score}"]
+
+
 def players(game: Game) -> tuple[str, str | None]:
     """Who plays `game`, in an order that is the same for both games of a pairing."""
     return (game.white, None) if game.black is None else tuple(sorted((game.white, game.black)))

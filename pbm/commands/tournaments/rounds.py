@@ -364,6 +364,7 @@ def board_lines(values: dict) -> list[str]:
         where = f"{values['title']} Board {p.number}" if p.number else _("forfeit")
         outcome = f" {g.result}" if g.result else ""
         lines.append(f"{p.board:>3}  {g.white:<17} {g.black:<17} {where}{outcome}")
+        lines += paired.score_line(values, p)
     return lines
 
 
