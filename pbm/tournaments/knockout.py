@@ -9,7 +9,8 @@ far (the higher seed when equal).  A drawn game is replayed once with colours re
 replay is drawn too, the higher seed goes through (a project decision: seeding already ranked the
 two, and mail play has no quick tie-break game).  A double forfeit (both withdrew) also sends the
 higher seed through, who forfeits the next match in turn.  Rounds are the bracket's rounds: a
-replay belongs to the round of the game it replays.
+replay belongs to the round of the game it replays.  A paired knockout's matches (a `decider`:
+pbm.tournaments.paired) are pairs of games instead, decided by their total.
 """
 from __future__ import annotations
 
