@@ -133,6 +133,13 @@ def test_a_paired_swiss_played_to_the_end_by_mail(pbm_env, tmp_path):
         assert status == 200 and "Round 2" in page and "Round 3" not in page
         linked = set(re.findall(r'href="\.\./\.\./p/xiangqi-(\d+)"', page))
         assert linked == {str(r[5]) for r in everything if r[5]}
+        # a pairing's two games one after the other, its bye once
+        first = [r for r in pairings(pbm_env, 1) if r[5]][0]
+        second = next(r for r in pairings(pbm_env, 2) if r[1] == first[1])
+        order = re.findall(r'href="\.\./\.\./p/xiangqi-(\d+)"', page)
+        assert order.index(str(second[5])) == order.index(str(first[5])) + 1
+        bye = next(r[2] for r in pairings(pbm_env, 1) if r[3] is None)
+        assert page.count(f"<td>{bye}</td><td>(bye)</td>") == 1
         assert "paired Swiss" in page
     finally:
         assert server.stop() == 0

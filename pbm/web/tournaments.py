@@ -28,7 +28,8 @@ def page(db: Database, config: Config, variant: str, name: str, languages: str, 
             by_round.setdefault(paired.shown(t, p.game.round), []).append(p)
         return compose.render_html(
             "tournament_page.html.j2", **values, name=t.name, status=rounds.status_line(values),
-            rounds=sorted(by_round.items()), colours=_colours(values))
+            rounds=[(n, paired.grouped(t, by_round[n])) for n in sorted(by_round)],
+            colours=_colours(values))
 
 
 def _colours(values: dict) -> str:
