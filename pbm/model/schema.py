@@ -26,6 +26,7 @@ from pbm.model.schema_play import (
     TOURNAMENT_CHOICES,
     TOURNAMENT_DIRECTING,
     TOURNAMENTS,
+    TOURNAMENT_PAIRED,
 )
 
 # 1: mail intake and outbox (pbm.intake, pbm.outbox).
@@ -335,4 +336,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     TOURNAMENT_DIRECTING,
     STREAMS,
     TEAMS,
+    TOURNAMENT_PAIRED,
 ]

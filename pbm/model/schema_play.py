@@ -286,3 +286,9 @@ CREATE TABLE tournament_corrections (
 );
 CREATE INDEX tournament_corrections_of ON tournament_corrections (tournament_id);
 """
+
+# paired games (pbm.tournaments.paired): '' not paired; else the knockout's decider on a tied pair,
+# 'pair' (another pair of games) or 'seed' (the higher seed), 'pair' for the other systems
+TOURNAMENT_PAIRED = """
+ALTER TABLE tournaments ADD COLUMN paired TEXT NOT NULL DEFAULT '';
+"""

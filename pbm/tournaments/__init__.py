@@ -3,7 +3,8 @@
 Plain records in (`Entrant`, `Game`), plain records out (`Pairing`, `Standing`, text, HTML); no
 database, no mail, no clock, and the same input always gives the same answer, so the caller can
 ask again whenever a game ends.  Systems: "roundrobin" (single or double, Berger tables),
-"swiss" (FIDE's Dutch system) and "knockout" (seeded bracket, drawn games replayed).
+"swiss" (FIDE's Dutch system) and "knockout" (seeded bracket, drawn games replayed); any of them
+with paired games (pbm.tournaments.paired).
 """
 from __future__ import annotations
 

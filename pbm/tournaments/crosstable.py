@@ -95,12 +95,14 @@ def mark(game: Game, user: str, corrected: Corrected = frozenset()) -> str:
 
 def table(system: str, entrants: list[Entrant], games: list[Game], double: bool = False,
           tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None,
-          corrected: Corrected = frozenset()) -> Table:
-    """The crosstable to draw: the full one when it fits, else the standings table."""
-    ranked = standings(system, entrants, games, tiebreaks, rounds)
+          corrected: Corrected = frozenset(), paired: str | None = None) -> Table:
+    """The crosstable to draw: the full one when it fits, else the standings table; `paired`: the
+    decider of paired games (pbm.tournaments.paired), whose round robin is drawn as a double one
+    and whose Swiss has a column a pairing round, both games in it."""
+    ranked = standings(system, entrants, games, tiebreaks, rounds, paired)
     if len(ranked) <= GRID_PLAYERS:
-        full = grid(ranked, games, double, corrected) if system == "roundrobin" else \
-            by_round(ranked, games, corrected)
+        full = grid(ranked, games, double or bool(paired), corrected) if system == "roundrobin" \
+            else by_round(ranked, games, corrected, 2 if paired and system == "swiss" else 1)
         if full.fits():
             return full
     return Table(header(ranked, [_("Gms")]), tuple(lead(s) + (str(s.games),) for s in ranked),
@@ -139,14 +141,17 @@ def grid(ranked: list[Standing], games: list[Game], double: bool, corrected: Cor
                  legend("double" if double else "grid", bool(corrected)))
 
 
-def by_round(ranked: list[Standing], games: list[Game], corrected: Corrected) -> Table:
+def by_round(ranked: list[Standing], games: list[Game], corrected: Corrected, per: int = 1
+             ) -> Table:
+    """A column a round; `per` 2: a paired Swiss's column holds the two games' rounds of a
+    pairing round."""
     rank = {s.user: s.rank for s in ranked}
-    last = max((g.round for g in games), default=0)
+    last = -(-max((g.round for g in games), default=0) // per)
     rows = []
     for row in ranked:
         cells = []
         for round_no in range(1, last + 1):
-            these = [g for g in games_of(row.user, games) if g.round == round_no]
+            these = [g for g in games_of(row.user, games) if (g.round + per - 1) // per == round_no]
             if not these:
                 cells.append("-")
             elif these[0].bye:
@@ -162,17 +167,19 @@ def by_round(ranked: list[Standing], games: list[Game], corrected: Corrected) ->
 
 def crosstable_text(system: str, entrants: list[Entrant], games: list[Game], *,
                     double: bool = False, tiebreaks: tuple[str, ...] | None = None,
-                    rounds: int | None = None, corrected: Corrected = frozenset()) -> str:
+                    rounds: int | None = None, corrected: Corrected = frozenset(),
+                    paired: str | None = None) -> str:
     """The crosstable as fixed-width text, no line over 78 columns; `corrected`: the games (round,
     White) whose result the director corrected."""
-    return table(system, entrants, games, double, tiebreaks, rounds, corrected).text()
+    return table(system, entrants, games, double, tiebreaks, rounds, corrected, paired).text()
 
 
 def crosstable_html(system: str, entrants: list[Entrant], games: list[Game], *,
                     double: bool = False, tiebreaks: tuple[str, ...] | None = None,
-                    rounds: int | None = None, corrected: Corrected = frozenset(), inline: bool = True) -> str:
+                    rounds: int | None = None, corrected: Corrected = frozenset(), inline: bool = True,
+                    paired: str | None = None) -> str:
     """The same table as HTML markup (a plain <table>, inline styles only; `inline=False`: classes)."""
-    return table(system, entrants, games, double, tiebreaks, rounds, corrected).html(inline)
+    return table(system, entrants, games, double, tiebreaks, rounds, corrected, paired).html(inline)
 
 
 SHORT_ROWS = 10         # the leaders a short standings table shows (and the reader's own row)

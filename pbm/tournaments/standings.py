@@ -16,16 +16,17 @@ from pbm.tournaments.tiebreaks import DEFAULTS, Tiebreaks
 
 
 def standings(system: str, entrants: list[Entrant], games: list[Game],
-              tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None
-              ) -> list[Standing]:
+              tiebreaks: tuple[str, ...] | None = None, rounds: int | None = None,
+              decider: str | None = None) -> list[Standing]:
     """Everybody's place, first to last; `rounds`: how many the tournament has (Article 16's
-    limit for unplayed rounds; the rounds played when not given)."""
+    limit for unplayed rounds; the rounds played when not given); `decider`: a paired
+    knockout's (pbm.tournaments.paired)."""
     check_system(system)
     scores = {e.user: score(system, e.user, games) for e in entrants}
     played = {e.user: sum(1 for g in games_of(e.user, games) if not g.bye and g.result is not None)
               for e in entrants}
     if system == "knockout":
-        reached = knockout.reached(entrants, games)
+        reached = knockout.reached(entrants, games, decider)
         rows = sorted(entrants, key=lambda e: (-reached[e.user], -scores[e.user], -e.rating, e.user))
         return [Standing(rank, e.user, scores[e.user], (("Round", float(reached[e.user])),),
                          played[e.user]) for rank, e in enumerate(rows, start=1)]

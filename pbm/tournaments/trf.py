@@ -34,6 +34,7 @@ class Report:
     games: list[Game] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
     virtual: dict[str, tuple[float, ...]] = field(default_factory=dict)   # accelerated (250)
+    decider: str | None = None          # a paired knockout's (pbm.tournaments.paired)
 
 
 def starting_ranks(report: Report) -> dict[str, int]:
@@ -68,7 +69,7 @@ def _text(report: Report, last: int, waiting: frozenset[str],
           tiebreaks: tuple[str, ...] | None) -> str:
     numbers = starting_ranks(report)
     ranked = {s.user: s.rank for s in standings(report.system, report.entrants, report.games,
-                                                tiebreaks, report.rounds)}
+                                                tiebreaks, report.rounds, report.decider)}
     header = {**report.header, "012": report.name, "062": str(len(report.entrants)),
               "092": TYPES[report.system]}
     if report.system == "swiss":
@@ -243,6 +244,8 @@ def check(report: Report) -> list[str]:
     last = max((g.round for g in report.games), default=0)
     for n in range(1, last + 1):
         theirs = [g for g in report.games if g.round == n and not g.requested]
+        if second_games(report.games, n):
+            continue
         present = {u for g in theirs for u in (g.white, g.black) if u}
         absent = {e.user for e in report.entrants} - present
         ours = pair(ranked, report.games, n, absent, report.rounds, initial(report), report.virtual)
@@ -259,3 +262,13 @@ def check(report: Report) -> list[str]:
         else:
             found.append(f"round {n}: the file pairs {shown(given)}; pbm pairs {shown(mine)}")
     return found
+
+
+def second_games(games: list[Game], n: int) -> bool:
+    """Whether round `n` only repeats round n-1 with colours reversed: the second games of a
+    paired Swiss (pbm.tournaments.paired), which no pairing program pairs."""
+    def pairs(r: int) -> set[tuple[str, str | None]]:
+        return {(g.white, g.black) for g in games if g.round == r and not g.requested}
+    these = pairs(n)
+    return n > 1 and any(b for _w, b in these) and these == {
+        (b, w) if b else (w, b) for w, b in pairs(n - 1)}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbm import i18n
-from pbm.commands.tournaments import rounds
+from pbm.commands.tournaments import paired, rounds
 from pbm.commands.base import Context
 from pbm.config import Config
 from pbm.model.play import tournaments
@@ -25,10 +25,11 @@ def page(db: Database, config: Config, variant: str, name: str, languages: str, 
         values = rounds.report(Context(db=db, config=config, incoming=None, now=now), t)
         by_round: dict[int, list[tournaments.Played]] = {}
         for p in tournaments.played(db, t):
-            by_round.setdefault(p.game.round, []).append(p)
+            by_round.setdefault(paired.shown(t, p.game.round), []).append(p)
         return compose.render_html(
             "tournament_page.html.j2", **values, name=t.name, status=rounds.status_line(values),
-            rounds=sorted(by_round.items()), colours=_colours(values))
+            rounds=[(n, paired.grouped(t, by_round[n])) for n in sorted(by_round)],
+            colours=_colours(values))
 
 
 def _colours(values: dict) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pbm import catalogue
 from pbm.commands.base import CommandError, Context
 from pbm.commands.games import turns
-from pbm.commands.tournaments import rounds
+from pbm.commands.tournaments import paired, rounds
 from pbm.i18n import _, lazy, ngettext
 from pbm.model.play import games, tournaments
 from pbm.model.play.tournaments import Tournament
@@ -147,5 +147,5 @@ def correct(ctx: Context, t: Tournament, user: str, words: list[str]) -> None:
             "{user}, the director, corrected the result of round {round}, Board {board} ({white} "
             "against {black}) from {was} to {now}. The standings, tie-breaks and ratings below "
             "follow from it; the rounds paired since stay as they are.").format(
-            user=user, round=row.game.round, board=board_word, white=row.game.white,
+            user=user, round=paired.shown(t, row.game.round), board=board_word, white=row.game.white,
             black=row.game.black, was=was, now=result))])

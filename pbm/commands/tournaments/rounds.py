@@ -19,7 +19,7 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
-from pbm.commands.tournaments import teams
+from pbm.commands.tournaments import paired, teams
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import Context
 from pbm.i18n import N_, _, lazy, ngettext
@@ -37,6 +37,8 @@ from pbm.tournaments.standings import standings
 from pbm.tournaments.tiebreaks import DEFAULTS, NAMES
 
 SYSTEMS = {"roundrobin": N_("round robin"), "swiss": N_("Swiss"), "knockout": N_("knockout")}
+PAIRED = {"roundrobin": N_("paired round robin"), "swiss": N_("paired Swiss"),
+          "knockout": N_("paired knockout")}
 
 
 def game_ended(ctx: Context, board: Board) -> None:
@@ -75,7 +77,8 @@ def advance(ctx: Context, t: Tournament) -> None:
         entries = tournaments.entries(ctx.db, t)
         played = [p.game for p in rows]
         withdrawn = {e.user for e in entries if e.withdrawn}
-        owed = knockout.replays(played, t.round, withdrawn) if t.system == "knockout" else []
+        owed = paired.owed(t, [e.entrant() for e in entries], played, withdrawn) if t.paired \
+            else knockout.replays(played, t.round, withdrawn) if t.system == "knockout" else []
         boards = sum(1 for g in played if g.round == t.round)      # replays: the next board numbers
         owed = [replace(p, board=boards + i) for i, p in enumerate(owed, start=1)]
         if not owed and any(g.result is None and not g.bye for g in played):
@@ -97,6 +100,8 @@ def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
     """The next round's pairings (forfeits for players who withdrew; the half-point byes asked for
     in `byes`, last; an accelerated Swiss with Baku's virtual points); none once it is over."""
     entrants = [e.entrant() for e in entries]
+    if t.paired:
+        return paired.next_pairings(t, entrants, played, withdrawn)
     if t.system == "knockout":
         return knockout.next_pairings(entrants, played, withdrawn)     # replays are started at once
     if t.round >= (t.rounds or 0) or (t.system == "swiss" and len(entries) - len(withdrawn) < 2):
@@ -113,6 +118,7 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     """Store the pairings and start their games (byes and forfeits have none)."""
     asked_about = ctx.board
     title = catalogue.title(t.variant)
+    before = [p.game for p in tournaments.played(ctx.db, t)] if t.paired else []
     for pairing in pairings:
         game_id = None
         if pairing.black is not None and pairing.result is None:
@@ -132,13 +138,14 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
                 "Round {round} of the {title} tournament {name}, board {board}: {white} against "
                 "{black}. The game counts from now: both clocks run, and resigning is a loss.").format(
                 round=p.round, title=wording.name(title), name=t.name, board=p.board, white=p.white, black=p.black)),
-                *chosen]
+                *chosen] if not t.paired else [paired.headline(t, pairing, before), *chosen]
             if not board.rated:
                 headline.append(lazy(lambda: _("The game is not rated.")))
             notify.board_mails(ctx, board, game, actor=None, headline=headline, new=True)
         tournaments.add(ctx.db, t, pairing, game_id)
+        before.append(pairing.game())
     ctx.board = asked_about
-    t.round = max(t.round, pairings[0].round)
+    t.round = max(t.round, *(p.round for p in pairings))
     tournaments.save(ctx.db, t)
 
 
@@ -168,6 +175,13 @@ def finish(ctx: Context, t: Tournament) -> None:
         if t.system == "knockout":
             return _("The {title} tournament {name} is over. The winner is {user}, who won the "
                      "final.").format(title=wording.name(title), name=t.name, user=top.user)
+        if t.paired:
+            return ngettext("The {title} tournament {name} is over. The winner is {user}, with "
+                            "{points} point from {games} games.",
+                            "The {title} tournament {name} is over. The winner is {user}, with "
+                            "{points} points from {games} games.", top.points).format(
+                title=wording.name(title), name=t.name, user=top.user, points=f"{top.points:g}",
+                games=out_of)
         return ngettext("The {title} tournament {name} is over. The winner is {user}, with {points} "
                         "point from {rounds} rounds.",
                         "The {title} tournament {name} is over. The winner is {user}, with {points} "
@@ -195,11 +209,16 @@ def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing
 
     def round_text() -> str:
         if t.rounds:
-            return _("round {number} of {rounds}").format(number=t.round, rounds=t.rounds)
+            return _("round {number} of {rounds}").format(number=paired.shown(t, t.round),
+                                                          rounds=paired.shown(t, t.rounds))
         return _("round {number}").format(number=t.round)
 
     def began() -> str:
         values = {"title": wording.name(title), "name": t.name, "system": kind(t), "round": round_text()}
+        if replays and t.paired:
+            return _("The {title} tournament {name} ({system}): the pairings of {round} tied on "
+                     "points play a decider, a further pair of games. The game mails come "
+                     "separately; answer them with your moves.").format(**values)
         if replays:
             return _("The {title} tournament {name} ({system}): the drawn games of {round} are "
                      "replayed, colours reversed. The game mails come separately; answer them with "
@@ -208,6 +227,9 @@ def mail_round(ctx: Context, t: Tournament, replays: bool, relaxed: list[Pairing
                  "separately; answer them with your moves.").format(**values)
 
     def subject() -> str:
+        if replays and t.paired:
+            return _("{title} tournament {name}: {round} deciders").format(
+                title=wording.name(title), name=t.name, round=round_text())
         if replays:
             return _("{title} tournament {name}: {round} replays").format(
                 title=wording.name(title), name=t.name, round=round_text())
@@ -277,6 +299,8 @@ def personal(values: dict, user: str) -> list[str]:
     t: Tournament = values["tournament"]
     if t.status != tournaments.RUNNING:
         return []
+    if t.paired:
+        return paired.scores(t, user, values["games"]) + paired.games_line(values, user)
     for p in values["current"]:
         if user == p.game.white and p.game.requested:
             return [_("You have the half-point bye you asked for in round {number}.").format(
@@ -307,23 +331,27 @@ def report(ctx: Context, t: Tournament) -> dict:
     marked = frozenset((c.round, c.white) for c in fixed)
     return {"tournament": t, "title": catalogue.title(t.variant), "entries": entries,
             "games": played, "sides": sides,
-            "current": [p for p in rows if p.game.round == t.round],
+            "current": paired.grouped(t, [p for p in rows if p.game.round in paired.current(t)]),
+            "shown_round": paired.shown(t, t.round),
             # each result the director corrected, a line in the reader's language
             "corrected": [lazy(lambda c=c: _(
                 "Corrected by the director: round {round}, board {board}, {white} against "
-                "{black}: {was}, now {now}.").format(**c.__dict__)) for c in fixed],
-            "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds) if played else [],
+                "{black}: {was}, now {now}.").format(**{**c.__dict__, "round": paired.shown(t, c.round)}))
+                for c in fixed],
+            "ranked": standings(t.system, entrants, played, t.tiebreaks, t.rounds, t.paired or None)
+            if played else [],
             # written in each reader's language: the headings and legend are words
             "crosstable": lazy(lambda: crosstable_text(t.system, entrants, played, double=t.double,
                                                        tiebreaks=t.tiebreaks, rounds=t.rounds,
-                                                       corrected=marked))
+                                                       corrected=marked, paired=t.paired or None))
             if played else "",
             "crosstable_html": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
                                                             tiebreaks=t.tiebreaks, rounds=t.rounds,
-                                                            corrected=marked))
+                                                            corrected=marked, paired=t.paired or None))
             if played else "",
             "crosstable_page": lazy(lambda: crosstable_html(t.system, entrants, played, double=t.double,
-                                                            tiebreaks=t.tiebreaks, rounds=t.rounds, inline=False))
+                                                            tiebreaks=t.tiebreaks, rounds=t.rounds, inline=False,
+                                                            paired=t.paired or None))
             if played else "",       # for the web page: styled by class (its CSP forbids inline style)
             # the tournament's web page (pbm.web.tournaments), where the server has pages
             "page": f"{base.rstrip('/')}/t/{t.variant}/{t.name}" if (base := ctx.config.web.base_url) else "",
@@ -346,6 +374,7 @@ def board_lines(values: dict) -> list[str]:
         where = f"{values['title']} Board {p.number}" if p.number else _("forfeit")
         outcome = f" {g.result}" if g.result else ""
         lines.append(f"{p.board:>3}  {g.white:<17} {g.black:<17} {where}{outcome}")
+        lines += paired.score_line(values, p)
     return lines
 
 
@@ -363,10 +392,12 @@ def status_line(values: dict) -> str:
     t: Tournament = values["tournament"]
     entered = len(values["entries"])
     players = ngettext("{n} player", "{n} players", entered).format(n=entered)
-    rounds = (ngettext("{n} round", "{n} rounds", t.rounds).format(n=t.rounds) if t.rounds
+    shown = paired.shown(t, t.rounds or 0)
+    rounds = (ngettext("{n} round", "{n} rounds", shown).format(n=shown) if t.rounds
               else _("rounds set at the start"))
     state = {tournaments.OPEN: _("open for entries"),
-             tournaments.RUNNING: _("round {number} is being played").format(number=t.round),
+             tournaments.RUNNING: _("round {number} is being played").format(
+                 number=paired.shown(t, t.round)),
              tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
     return _("{title} tournament {name}: {system}, {rounds}, {players}, {rated}; directed by "
              "{director}; {state}.").format(title=wording.name(values["title"]), name=t.name, system=kind(t),
@@ -377,4 +408,6 @@ def status_line(values: dict) -> str:
 
 def kind(t: Tournament) -> str:
     """The tournament's system in the reader's language (`double round robin`, `Swiss` ...)."""
+    if t.paired:
+        return _(PAIRED[t.system])
     return _("double round robin") if t.double else _(SYSTEMS[t.system])

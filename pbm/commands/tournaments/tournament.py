@@ -26,7 +26,7 @@ from pbm import catalogue, i18n
 from pbm.commands import wording
 from pbm.commands.games import play, turns
 from pbm.commands.mails import notify
-from pbm.commands.tournaments import directing, rounds, teams
+from pbm.commands.tournaments import directing, paired, rounds, teams
 from pbm.commands.tournaments import tournament_choices as choices
 from pbm.commands.base import MAX_LISTED, CommandError, Context, authenticate
 from pbm.commands.parse import Request
@@ -90,7 +90,8 @@ def tournament(ctx: Context, req: Request) -> None:
 def _usage(game: str | None, sub: str) -> str:
     tail = {"create": " --system=roundrobin|swiss|knockout [--rounds=N] [--double] "
                       "[--tiebreaks=LIST] [--band=MIN-MAX] [--sure] [--theme=MOVES] [--timeout=DAYS] "
-                      "[--accelerated] [--late=N] [--byes=N] [-params] [unrated]",
+                      "[--accelerated] [--late=N] [--byes=N] [--paired] [--decider=pair|seed] [-params] "
+                      "[unrated]",
             "show": "", "withdraw": " PLAYER", "bye": " ROUND",
             "correct": " BOARD RESULT"}.get(sub, "")
     who = "" if sub in ("show", "record") else " USERID PASSWORD"
@@ -113,6 +114,11 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
     band, sure = choices.band(options)
     directed = directing.options(options, system)
     team = teams.create_options(options, system)
+    pairs = paired.option(options, system, double, directed)
+    if pairs and team is not None:
+        raise CommandError(_("--paired is for tournaments of players: a team match is already "
+                             "played on every board; --double gives a team round robin its return "
+                             "match, every board's colours reversed."))
     most = _max_timeouts(options)
     params = dict(req.params)
     theme = choices.theme(options, variant, params)
@@ -130,9 +136,10 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
             "again later.",
             "{user} has created {n} tournaments in the last week, the most this server allows; try "
             "again later.", made).format(user=user, n=made))
-    t = tournaments.create(ctx.db, variant, name, user, system, double, wanted, params, game_options,
+    t = tournaments.create(ctx.db, variant, name, user, system, double,     # a paired Swiss
+                           wanted * 2 if pairs and wanted else wanted, params, game_options,
                            rating == "rated" and not unrated and fen is None, ctx.now, chosen, band,
-                           theme, directed)
+                           theme, directed, pairs)
     if most is not None:
         reliability.require(ctx.db, t.id, most)
     if team is not None:
@@ -145,7 +152,7 @@ def create(ctx: Context, req: Request, words: list[str], user: str) -> None:
                                f"{teams.ENTRY if team else ''}"),
                    _("When everyone is in, start it with: {command}").format(
                        command=f"{variant} tournament start {name} {user} PASSWORD"),
-                   *choices.described(t, sure), *directing.described(t),
+                   *choices.described(t, sure), *directing.described(t), *paired.described(t),
                    *(teams.described(team_records.Settings(*team)) if team else ())])
 
 
@@ -312,7 +319,8 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
     tournaments.freeze_ratings(ctx.db, t, {e.user: ratings.get(ctx.db, t.variant, e.user).rating
                                            for e in entries})
     asked = t.rounds
-    t.rounds = rounds_needed(t.system, field, t.rounds, double=t.double)
+    t.rounds = paired.rounds_needed(t, field) if t.paired else \
+        rounds_needed(t.system, field, t.rounds, double=t.double)
     t.status, t.started_at = tournaments.RUNNING, timestamp(ctx.now)
     tournaments.save(ctx.db, t)
     fewer = [] if t.system != "swiss" or t.rounds == asked else [ngettext(
@@ -321,13 +329,13 @@ def start(ctx: Context, t: Tournament, user: str, _words: list[str]) -> None:
         "Swiss rules require. For more rounds, run a round robin.",
         "You asked for {asked} rounds; a Swiss of {players} players has at most {n} rounds, half "
         "the field rounded up, so that every round can be paired without a rematch, as FIDE's "
-        "Swiss rules require. For more rounds, run a round robin.", t.rounds).format(
-        asked=asked, players=field, n=swiss_rounds(field))]
+        "Swiss rules require. For more rounds, run a round robin.", paired.shown(t, t.rounds)).format(
+        asked=paired.shown(t, asked or 0), players=field, n=swiss_rounds(field))]
     _note(ctx, t, [ngettext("{name} has started with {players} players and {n} round; every player "
                             "has been mailed the pairings.",
                             "{name} has started with {players} players and {n} rounds; every player "
-                            "has been mailed the pairings.", t.rounds).format(
-        name=t.name, players=len(entries), n=t.rounds)] + fewer)
+                            "has been mailed the pairings.", paired.shown(t, t.rounds)).format(
+        name=t.name, players=len(entries), n=paired.shown(t, t.rounds))] + fewer)
     rounds.advance(ctx, t)
 
 
@@ -352,7 +360,8 @@ def show(ctx: Context, t: Tournament) -> None:
         lines = [_("Entered so far: {users}. Enter with: {command}").format(
             users=names, command=f"{t.variant} tournament join {t.name} USERID PASSWORD"
                                  f"{teams.ENTRY if setting else ''}"),
-            *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t)]
+            *choices.described(t, ratings.sure_required(ctx.db, t.id)), *directing.described(t),
+            *paired.described(t)]
     elif directing.late_entry(t):
         lines = directing.described(t)
     else:
@@ -393,7 +402,8 @@ def list_tournaments(ctx: Context, req: Request) -> None:
 def _listed(ctx: Context, t: Tournament) -> str:
     count = len(tournaments.entries(ctx.db, t))
     state = {tournaments.OPEN: _("open"),
-             tournaments.RUNNING: _("round {number}/{rounds}").format(number=t.round, rounds=t.rounds),
+             tournaments.RUNNING: _("round {number}/{rounds}").format(
+                 number=paired.shown(t, t.round), rounds=paired.shown(t, t.rounds or 0)),
              tournaments.FINISHED: _("finished"), tournaments.CANCELLED: _("cancelled")}[t.status]
     kind = rounds.kind(t)
     players = ngettext("{n} player", "{n} players", count).format(n=f"{count:>3}")

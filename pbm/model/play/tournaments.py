@@ -46,6 +46,7 @@ class Tournament:
     accelerated: bool = False                     # Swiss: Baku acceleration (C.04.5.1)
     late: int = 0                                 # Swiss: entries taken until this round is paired
     byes: int = 0                                 # Swiss: half-point byes a player may ask for
+    paired: str = ""                              # paired games: "" no; the decider (pbm.tournaments.paired)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Played:
 
 _COLUMNS = ("id, variant, name, director, system, double, rounds, params, options, rated, status, "
             "round, created_at, started_at, finished_at, tiebreaks, band, theme, accelerated, late, "
-            "byes")
+            "byes, paired")
 
 
 def _tournament(row: tuple) -> Tournament:
@@ -94,17 +95,18 @@ def good_name(name: str) -> bool:
 def create(db: Database, variant: str, name: str, director: str, system: str, double: bool,
            rounds: int | None, params: dict, options: dict, rated: bool, now: datetime,
            tiebreaks: tuple[str, ...] | None = None, band: tuple[int, int] | None = None,
-           theme: tuple[str, ...] | None = None, directing: tuple[bool, int, int] = (False, 0, 0)
-           ) -> Tournament:
-    """A new tournament; `directing`: (accelerated, late, byes) of a Swiss."""
+           theme: tuple[str, ...] | None = None, directing: tuple[bool, int, int] = (False, 0, 0),
+           paired: str = "") -> Tournament:
+    """A new tournament; `directing`: (accelerated, late, byes) of a Swiss; `paired`: the decider
+    of paired games ("" for single games)."""
     cursor = db.execute(
         "INSERT INTO tournaments (variant, name, director, system, double, rounds, params, options, "
-        "rated, status, created_at, tiebreaks, band, theme, accelerated, late, byes) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "rated, status, created_at, tiebreaks, band, theme, accelerated, late, byes, paired) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [variant, name.lower(), director, system, int(double), rounds, json.dumps(params),
          json.dumps(options), int(rated), OPEN, timestamp(now), ",".join(tiebreaks or ()),
          "-".join(map(str, band)) if band else "", ",".join(theme or ()), int(directing[0]),
-         directing[1], directing[2]])
+         directing[1], directing[2], paired])
     return by_id(db, cursor.lastrowid)
 
 
@@ -272,4 +274,5 @@ def report(db: Database, t: Tournament) -> Report:
         header["122"] = f"clock {t.options['clock']}"
     entrants = [e.entrant() for e in entries(db, t)]
     return Report(t.name, t.system, t.rounds or 0, entrants, [p.game for p in played(db, t)],
-                  header, virtual=baku(entrants, t.rounds or 0) if t.accelerated else {})
+                  header, virtual=baku(entrants, t.rounds or 0) if t.accelerated else {},
+                  decider=t.paired or None)
