@@ -140,6 +140,16 @@ def test_every_player_of_every_team_counts_toward_the_players_of_a_tournament(tm
     assert "--board=3: the boards of cup are 1 to 2." in flat(wrong)
 
 
+def test_paired_games_are_refused_for_teams_and_the_return_match_named(tmp_path):
+    post = PostOffice(tmp_path)
+    send(post, "signup director Passw0rd99", "director@example.org")
+    [answer] = send(post, "xiangqi tournament create cup --system=roundrobin --teams=2 --paired "
+                          "director Passw0rd99", "director@example.org")
+    assert ("--paired is for tournaments of players: a team match is already played on every "
+            "board; --double gives a team round robin its return match") in flat(answer)
+    assert post.db.execute("SELECT count(*) FROM tournaments").fetchone()[0] == 0
+
+
 def test_a_double_round_robin_of_two_teams_reverses_the_boards_in_the_return_match(tmp_path):
     post = PostOffice(tmp_path)
     open_teams(post, "duo", "--system=roundrobin --double --teams=2", ["red", "red", "blue", "blue"])
