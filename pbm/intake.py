@@ -37,9 +37,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.message import Message
 
-from pbm import clock
+from pbm import Later, clock
 from pbm.commands import dispatch, parse, precheck, registry
-from pbm.commands.games import imports
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
@@ -56,6 +55,8 @@ log = logging.getLogger(__name__)
 # What an SQLite error says when trying again later can help.
 _TRANSIENT_SQLITE = ("locked", "busy", "disk", "full", "unable to open")
 _TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.ENOMEM}
+# The record a `-record` line names (pbm.commands.games.imports), loaded by a message that has one.
+READ_AHEAD = Later("pbm.commands.games.imports:read_ahead")
 
 
 class TransientError(Exception):
@@ -226,8 +227,8 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
         verified = bool(config.security.authserv_id) and authresults.vouched(
             msg, message.sender, config.security.authserv_id)
         message = replace(message, verified=verified, vouched=verified or not config.security.require_dmarc)
-    if message is not None:
-        message = imports.read_ahead(message)       # a record, read before the write lock
+    if message is not None and "-record" in f"{message.subject}\n{message.body}".lower():
+        message = READ_AHEAD(message)               # a record, read before the write lock
     mx = config.security.authserv_id
     reached = stamps.reached_mx(msg, mx) if mx and message is not None else None
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,
