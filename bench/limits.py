@@ -58,7 +58,8 @@ def render_rate(config_path: Path, number: int) -> float:
     from pbm.model.players import accounts
     from pbm.model.store import open_db
     from pbm.outbox import render
-    from pbm.pictures import cached_draw, deferred
+    from pbm.pictures import deferred
+    from pbm.pictures.drawing import cached_draw
 
     config = load_config(config_path)
     db = open_db(config)

@@ -25,10 +25,14 @@ class Later:
         self._function: Callable[..., Any] | None = None
 
     def __call__(self, *args: Any) -> Any:
+        return (self._function or self.load())(*args)
+
+    def load(self) -> Callable[..., Any]:
+        """The function, imported now (a server loads at its start what a reinstall may change)."""
         if self._function is None:
             module, _colon, name = self.path.partition(":")
             self._function = getattr(importlib.import_module(module), name)
-        return self._function(*args)
+        return self._function
 
     def __repr__(self) -> str:
         return f"Later({self.path!r})"

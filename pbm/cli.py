@@ -89,11 +89,12 @@ def _main(argv: list[str], early: object) -> int:
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
+ONE_MESSAGE = {"deliver", "outbox"}     # processes that send what one message made: pictures kept on disk
 
 
 def _start(config: Config, command: str) -> None:
-    """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
-    for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
+    """Logging, and the caches of the rules tables, the compiled templates and the drawn pictures
+    (made once, kept for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
     handing its message to a running server (pbm.runners.handover) needs none of them, and a process per
     message pays for every import."""
     from pbm import logs
@@ -103,6 +104,9 @@ def _start(config: Config, command: str) -> None:
         from pbm.outbox import compose
         rules_cache.install(config.data_dir / "cache")
         compose.compiled_cache = config.data_dir / "cache"
+    if command in ONE_MESSAGE:
+        from pbm.pictures import deferred
+        deferred.kept_on_disk = config.data_dir / "cache" / "pictures"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 from support.postoffice import PostOffice
 
-from pbm import intake, pictures
-from pbm.pictures import deferred
+from pbm import intake
+from pbm.pictures import deferred, drawing
 
 pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
 
@@ -25,9 +25,9 @@ def png_of(raw: bytes) -> bytes:
 def test_the_writer_queues_a_placeholder_and_the_sender_draws_it_once_per_view(post: PostOffice,
                                                                               monkeypatch):
     drawn = []
-    real = pictures.render
-    monkeypatch.setattr(pictures, "render", lambda view: drawn.append(view) or real(view))
-    monkeypatch.setattr(deferred, "cached_draw", deferred.cached_draw.__wrapped__)    # count each
+    real = drawing.render
+    monkeypatch.setattr(drawing, "render", lambda view: drawn.append(view) or real(view))
+    monkeypatch.setattr(deferred, "DRAW", drawing.draw)                            # count each
     monkeypatch.setattr(deferred, "_done", deferred.OrderedDict())                  # none kept yet
     committed = []
     real_accept = intake.accept
@@ -58,7 +58,7 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffic
 
     def broken(view):
         raise RuntimeError("no font")
-    monkeypatch.setattr(deferred, "cached_draw", broken)
+    monkeypatch.setattr(deferred, "DRAW", broken)
     monkeypatch.setattr(deferred, "_done", deferred.OrderedDict())
     sent = deferred.fill(raw)
     assert png_of(sent) == deferred.BLANK
