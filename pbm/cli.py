@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from pbm.config import Config, ConfigError
+    from pbm.runners.deliver import Early
 
 from os import EX_CONFIG, EX_DATAERR, EX_OK, EX_SOFTWARE, EX_TEMPFAIL, EX_UNAVAILABLE, EX_USAGE
 
@@ -53,15 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_TEMPFAIL
 
 
-def _main(argv: list[str], early: object) -> int:
+def _main(argv: list[str], early: Early | None) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
-    args = _parser().parse_args(argv)
-    if args.command == "deliver":
+    if early is not None:               # a pipe's plain `deliver` command line, read by `early`
+        args = early
+        args.run = _deliver
+    else:
+        args = _parser().parse_args(argv)
+    if args.command == "deliver" and early is None:
         from pbm.runners import deliver
         args.sender = deliver.null_sender(args.sender)
-        # exits with its answer if a running server takes it (unless `early` asked it already)
-        args.no_server = early.no_server if isinstance(early, deliver.Early) else \
-            deliver.hand_over(args.config, args.sender, args.recipient)
+        # exits with its answer if a running server takes it
+        args.no_server = deliver.hand_over(args.config, args.sender, args.recipient)
     from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)

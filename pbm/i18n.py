@@ -199,10 +199,16 @@ _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
 _CHINESE_MOVE = r"[\u4e00-\u9fff]{2}[进進退平][一二三四五六七八九1-9]|[\u4e00-\u9fff][1-9][进進退平][1-9]"
 # So is a point named by its file and line (帅五路第一线, 将5路第1线: pbm.commands.mails.piecelist).
 _CHINESE_POINT = r"[\u4e00-\u9fff]?[一二三四五六七八九十\d]{1,2}路第[一二三四五六七八九十\d]{1,2}[线線]"
-_TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:{_CHINESE_POINT})[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
+
+
+@cache
+def _tokens() -> re.Pattern[str]:
+    """What `wrap` breaks a line into, compiled at its first use: its classes of Chinese characters
+    take milliseconds to compile, and a mail in English is wrapped without it (pbm.outbox.compose)."""
+    return re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:{_CHINESE_POINT})[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
 
 def wrap(text: str, columns: int) -> list[str]:
@@ -212,7 +218,7 @@ def wrap(text: str, columns: int) -> list[str]:
     for paragraph in text.split("\n"):
         indent = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]   # a quoted line keeps it
         line, glue = indent, ""
-        for token in _TOKENS.findall(paragraph[len(indent):]):
+        for token in _tokens().findall(paragraph[len(indent):]):
             if token.isspace():
                 glue = " " if line.strip() else ""
                 continue

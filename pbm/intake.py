@@ -42,7 +42,7 @@ from pbm.commands import dispatch, parse, precheck, registry
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
-from pbm.mail import authresults, reading, stamps
+from pbm.mail import reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.players import accounts
 from pbm.model.server import heartbeats, sealed
@@ -57,6 +57,9 @@ _TRANSIENT_SQLITE = ("locked", "busy", "disk", "full", "unable to open")
 _TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.ENOMEM}
 # The record a `-record` line names (pbm.commands.games.imports), loaded by a message that has one.
 READ_AHEAD = Later("pbm.commands.games.imports:read_ahead")
+# What the MX's Authentication-Results say (pbm.mail.authresults, with the authres package), loaded
+# where `[security] authserv_id` names an MX to trust.
+VOUCHED = Later("pbm.mail.authresults:vouched")
 
 
 class TransientError(Exception):
@@ -224,7 +227,7 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
                  reading.automatic_reason(msg, mail_from, config.server.address))
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
     if message is not None and (config.security.authserv_id or config.security.require_dmarc):
-        verified = bool(config.security.authserv_id) and authresults.vouched(
+        verified = bool(config.security.authserv_id) and VOUCHED(
             msg, message.sender, config.security.authserv_id)
         message = replace(message, verified=verified, vouched=verified or not config.security.require_dmarc)
     if message is not None and "-record" in f"{message.subject}\n{message.body}".lower():
