@@ -72,6 +72,7 @@ class NoSpace(TransientError):
 
 @dataclass(frozen=True)
 class IntakeResult:
+    """What became of one inbound message, once committed."""
     status: str                         # processed, duplicate, automatic, too_large or failed
     inbound_id: int | None = None       # the inbound row (for a duplicate: the earlier one)
     outbox_ids: tuple[int, ...] = ()    # its replies to send now (a duplicate: those still unsent)

@@ -33,6 +33,7 @@ class KeyProblem(Exception):
 
 @dataclass(frozen=True)
 class Key:
+    """One configured DKIM key, read."""
     selector: bytes
     algorithm: bytes                    # b"rsa-sha256" or b"ed25519-sha256"
     private: bytes                      # as dkimpy takes it: PEM (RSA), base64 of the seed (Ed25519)

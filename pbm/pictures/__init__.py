@@ -20,6 +20,7 @@ from html import escape
 
 @dataclass(frozen=True)
 class Picture:
+    """A drawn board picture: the PNG, its size, its alt text and content id."""
     data: bytes                         # the PNG
     width: int
     height: int

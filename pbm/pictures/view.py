@@ -49,6 +49,7 @@ def hands_in_words(variant: Variant) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class View:
+    """What one board picture shows (a picture is drawn and cached per view)."""
     variant: Variant                    # compared by identity: one value per game and parameters
     fen: str
     last: tuple[int, ...]               # the last move's points (none before the first move)
