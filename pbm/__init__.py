@@ -24,11 +24,12 @@ class Later:
         self.path = path
         self._function: Callable[..., Any] | None = None
 
-    def __call__(self, *args: Any) -> Any:
-        return (self._function or self.load())(*args)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return (self._function or self.target())(*args, **kwargs)
 
-    def load(self) -> Callable[..., Any]:
-        """The function, imported now (a server loads at its start what a reinstall may change)."""
+    def target(self) -> Callable[..., Any]:
+        """The function (or class) itself, imported now (a server loads at its start what a
+        reinstall may change)."""
         if self._function is None:
             module, _colon, name = self.path.partition(":")
             self._function = getattr(importlib.import_module(module), name)

@@ -17,15 +17,23 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
-from importlib import resources
+from pathlib import Path
 
-from babel.support import LazyProxy, Translations
-
+from pbm import Later
 from rules.said import N_ as N_  # marks a text for the catalogs where it is written
+
+TYPE_CHECKING = False                   # as in pbm.cli
+if TYPE_CHECKING:
+    from babel.support import LazyProxy
 
 # The preference's value -> the catalog's locale (pbm/locale/<locale>/LC_MESSAGES/pbm.mo).
 LANGUAGES = {"en": None, "zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant", "ko": "ko"}
 DOMAIN = "pbm"
+LOCALE = Path(__file__).parent / "locale"     # the package's own folder: pip installs it as files
+# Babel's catalogs and lazy texts, loaded by the first translation read or lazy text made: a mail in
+# English needs no catalog, and Babel brings decimal, zoneinfo and its locale data.
+_TRANSLATIONS = Later("babel.support:Translations")
+_LAZY_PROXY = Later("babel.support:LazyProxy")
 
 Reader = tuple[str, str]                # (language, notation)
 _reader: ContextVar[Reader | Callable[[], Reader]] = ContextVar("reader", default=("en", "both"))
@@ -37,9 +45,7 @@ def catalog(lang: str) -> NullTranslations:
     locale = LANGUAGES.get(lang)
     if locale is None:
         return NullTranslations()
-    folder = resources.files("pbm") / "locale"
-    with resources.as_file(folder) as path:
-        return Translations.load(str(path), [locale], DOMAIN)
+    return _TRANSLATIONS.target().load(str(LOCALE), [locale], DOMAIN)
 
 
 @contextmanager
@@ -84,7 +90,7 @@ def ngettext(singular: str, plural: str, n: float) -> str:
 
 def lazy(write: Callable[[], str]) -> LazyProxy:
     """A text written when shown, in the language of the mail it is shown in."""
-    return LazyProxy(write, enable_cache=False)
+    return _LAZY_PROXY(write, enable_cache=False)
 
 
 # --- Korean particles ------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     link.name_process("pbm-outbox")
     if config.outbound.mode == "smtp":
         import pbm.outbox.relay as relay  # noqa: F401  (now: a reinstall under a running server may remove it)
-    deferred.DRAW.load()                # the drawing and its font, now, for the same reason
+    deferred.DRAW.target()              # the drawing and its font, now, for the same reason
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
