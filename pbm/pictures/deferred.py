@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -32,6 +34,7 @@ import rules
 from pbm import Later
 from pbm.faults import crash_point
 from pbm.pictures import Picture
+from pbm.pictures.faces import FONT
 from pbm.pictures.view import hands_in_words, size, view_from
 
 log = logging.getLogger(__name__)
@@ -116,7 +119,24 @@ def _encoded(token: bytes) -> bytes:
 
 
 def _file(token: bytes) -> Path | None:
-    return kept_on_disk / hashlib.sha256(token).hexdigest() if kept_on_disk is not None else None
+    """Where a view's picture is kept: named by the view and by what draws it, so that a picture
+    drawn before an upgrade of pbm or Pillow is never sent after it."""
+    if kept_on_disk is None:
+        return None
+    return kept_on_disk / hashlib.sha256(_drawer() + token).hexdigest()
+
+
+DRAWN_BY = ("drawing.py", "sprites.py", "lettering.py", "faces.py", "view.py", f"fonts/{FONT}")
+
+
+@functools.cache
+def _drawer() -> bytes:
+    """The size and time of each file the drawing is made from (not imported: only looked at)."""
+    here = Path(__file__).parent
+    pillow = importlib.util.find_spec("PIL")
+    files = [here / name for name in DRAWN_BY] + ([Path(pillow.origin).parent / "_version.py"]
+                                                  if pillow and pillow.origin else [])
+    return repr([(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files if f.exists()]).encode()
 
 
 def _from_disk(token: bytes) -> bytes | None:
