@@ -68,3 +68,15 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffic
     html = mail.get_body(("html",)).get_content()
     alt = html.split('alt="')[1].split('"')[0]
     assert alt.startswith("Red: king e1;") and "Black: king e10;" in alt     # the position in words
+
+
+def test_the_pictures_kept_on_disk_stay_few_and_are_read_back(tmp_path, monkeypatch):
+    folder = tmp_path / "pictures"
+    monkeypatch.setattr(deferred, "kept_on_disk", folder)
+    monkeypatch.setattr(deferred, "ON_DISK", 4)
+    for n in range(9):
+        deferred._to_disk(b"view-%d" % n, b"lines of view %d" % n)
+    assert 0 < len(list(folder.iterdir())) <= 4                     # the older half went, twice
+    assert deferred._from_disk(b"view-8") == b"lines of view 8"     # the newest stays
+    assert deferred._from_disk(b"never drawn") is None
+    assert not [p for p in folder.iterdir() if p.name.endswith(".part")]
