@@ -9,7 +9,6 @@ every key.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import os
 import secrets
 import tomllib
@@ -17,6 +16,8 @@ import typing
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+
+from pbm import Later
 
 
 class ConfigError(ValueError):
@@ -325,9 +326,13 @@ def _check(config: Config, path: object) -> None:
                           f"https:// URL (the pages as players reach them)")
 
 
+# Loaded where `[outbound] sending_ip` is set, which most configurations leave out.
+_IP_ADDRESS = Later("ipaddress:ip_address")
+
+
 def _is_ip(text: str) -> bool:
     try:
-        ipaddress.ip_address(text)
+        _IP_ADDRESS(text)
     except ValueError:
         return False
     return True
