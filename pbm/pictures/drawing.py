@@ -45,7 +45,10 @@ from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
 from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
 
-Image.preinit()     # Pillow's PNG writer loaded now, not at the first picture (see lettering._FONT_DATA)
+# Pillow's PNG writer, loaded now (not at the first picture: see lettering._FONT_DATA), and alone: a
+# picture is saved to a buffer named *.png, for which Pillow loads that one plugin, where saving with
+# format="PNG" would load its five preinit plugins (JPEG, GIF, BMP, PPM) in every process that draws.
+from PIL import PngImagePlugin  # noqa: E402,F401
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
 HAND_RADIUS = 14
 HAND_STEP = 34
@@ -93,7 +96,8 @@ def render(view: View) -> tuple[bytes, int, int]:
     for row, side in enumerate(hand_sides(view.turned) if view.hands else ()):
         _hand(image, v, row, side, view.hands[side])
     out = io.BytesIO()
-    image.quantize(palette=_palette(v), dither=Image.Dither.NONE).save(out, "PNG", compress_level=COMPRESSION)
+    out.name = "board.png"
+    image.quantize(palette=_palette(v), dither=Image.Dither.NONE).save(out, compress_level=COMPRESSION)
     return out.getvalue(), image.width, image.height
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
-from importlib import resources
+from pathlib import Path
 
 from PIL import ImageFont
 
@@ -13,7 +13,7 @@ from pbm.pictures.faces import FONT
 # Read once, when drawing is loaded (pbm serve: at its start, pbm.runners.drawers): reinstalling pbm
 # under a running server removes and rewrites the package's files, and the server must go on drawing
 # (as it keeps the mail templates in memory).
-_FONT_DATA = resources.files(__package__).joinpath("fonts", FONT).read_bytes()
+_FONT_DATA = (Path(__file__).parent / "fonts" / FONT).read_bytes()     # as pbm.i18n reads its catalogs
 
 
 @functools.lru_cache(maxsize=None)
