@@ -84,3 +84,18 @@ def test_a_move_by_reply_loads_no_tournament_record_or_web_code(pbm_env: PbmEnv,
     mails = by_recipient(pbm_env.replies())
     assert set(mails) == {"alice@example.org", "bob@example.org"}     # the move was played, mailed
     assert "C2=5" in text(mails["bob@example.org"])
+
+
+def test_every_function_named_for_later_exists():
+    """A handler named by its path fails only when it runs: each one is looked up here."""
+    from pbm import Later, commands, config, i18n, intake
+    from pbm.commands import dispatch, registry
+    from pbm.commands.games import play, turns
+    from pbm.outbox import signing
+    from pbm.pictures import deferred, strip
+    named = [c.run for c in registry.COMMANDS] + list(turns.ENDED) + [
+        value for module in (dispatch, play, intake, i18n, config, signing, deferred, strip)
+        for value in vars(module).values() if isinstance(value, Later)]
+    assert len(named) > len(registry.COMMANDS) + 10 and len(turns.ENDED) == len(commands.ENDED)
+    for later in named:
+        assert callable(later.target()), later
