@@ -24,8 +24,9 @@ installs them; setup writes them where they are missing); in the same run, inter
 so is a bare `python -c pass`, the floor any Python program pays on this machine, and the figures
 are printed with their ratio to it.  Setup (signups, the challenge) is not timed.  Then one more
 move of each shows what the process imports: by origin, timed in a fresh interpreter
-(`import_ms_by_origin`), and for the handover the modules beyond a bare interpreter's
-(`handed_over_imports`).
+(`import_ms_by_origin`: a module that importlib loads, as a verb's handler is by pbm.Later, is
+missing from `-X importtime`'s list, so its own time, not its imports', is left out), and for the
+handover the modules beyond a bare interpreter's (`handed_over_imports`).
 """
 from __future__ import annotations
 
