@@ -5,7 +5,7 @@ SVG of the same board in the same run.
 
 For each game, `--boards` positions from random playouts (10 to 150 plies from the start, each drawn
 from a side chosen at random): the median and largest PNG in bytes, the median time to draw one with
-the per-view cache off (pbm.pictures.draw: the board without pieces and the pieces' sprites stay
+the per-view cache off (pbm.pictures.drawing.draw: the board without pieces and the pieces' sprites stay
 cached per game, as in a running server), the first picture's time (those caches cold), the median
 time and size of rules.board_svg for the same boards, and the ratio of the two median times.
 Prints JSON.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
 from support.playouts import random_games  # noqa: E402
 
 import rules  # noqa: E402
-from pbm import pictures  # noqa: E402
+from pbm.pictures import drawing as pictures  # noqa: E402
 
 
 def timed(work) -> tuple[float, object]:

@@ -1,10 +1,17 @@
 """The MTA pipe path: one `pbm deliver` process per message, as Postfix's pipe(8) runs it.
 
-    python bench/deliver.py [--messages 60] [--seed 1] [--show] [--json]
+    python3 -m venv /tmp/pbm-venv && /tmp/pbm-venv/bin/pip install .
+    /tmp/pbm-venv/bin/python bench/deliver.py [--messages 60] [--seed 1] [--show] [--json]
+
+Measured as operators run it: the `pbm` command of a virtual environment made by `pip install .`
+(not -e: an editable install adds its own import hook to every process, and the bench refuses
+one), given the envelope Postfix's pipe passes (`--sender`, `--recipient`), the message on its
+standard input.
 
 Two players play a game by answering their game mails' reply addresses (a token reply: the move on
 the first line, no password), each message piped into a fresh `pbm deliver` process; with --show,
-every message is `xiangqi show 101` instead (one board mail, its picture drawn in the process).  Two ways, in
+every message is `xiangqi show 101` instead (one board mail: its picture is the same every time,
+drawn by the first process and then taken from the data folder's cache).  Two ways, in
 the same run, each with its own game and data folder:
 
 - alone (`in_process`): no server runs; `pbm deliver` records the message, plays the move, queues
@@ -17,8 +24,9 @@ installs them; setup writes them where they are missing); in the same run, inter
 so is a bare `python -c pass`, the floor any Python program pays on this machine, and the figures
 are printed with their ratio to it.  Setup (signups, the challenge) is not timed.  Then one more
 move of each shows what the process imports: by origin, timed in a fresh interpreter
-(`import_ms_by_origin`), and for the handover the modules beyond a bare interpreter's
-(`handed_over_imports`).
+(`import_ms_by_origin`: a module that importlib loads, as a verb's handler is by pbm.Later, is
+missing from `-X importtime`'s list, so its own time, not its imports', is left out), and for the
+handover the modules beyond a bare interpreter's (`handed_over_imports`).
 """
 from __future__ import annotations
 
@@ -52,6 +60,12 @@ def message(sender: str, subject: str, body: str, to: str, number: int) -> bytes
             f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n").encode()
 
 
+# The `pbm` command pip installed next to this Python (what Postfix's pipe runs), else `python -m pbm`;
+# and the same with its imports traced.
+SCRIPT = Path(sys.executable).with_name("pbm")
+COMMAND = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "pbm"]
+TRACED = [sys.executable, "-X", "importtime", *([str(SCRIPT)] if SCRIPT.is_file() else ["-m", "pbm"])]
+
 # As installed: with the compiled modules (pip writes them at install time; an environment that says
 # PYTHONDONTWRITEBYTECODE would have every process compile pbm from source again).
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -59,9 +73,8 @@ ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTEC
 
 def deliver(config: Path, raw: bytes) -> float:
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "pbm", "--config", str(config), "deliver",
-                             *envelope(raw)], input=raw, capture_output=True, cwd=config.parent,
-                            env=ENVIRONMENT)
+    result = subprocess.run([*COMMAND, "--config", str(config), "deliver", *envelope(raw)], input=raw,
+                            capture_output=True, cwd=config.parent, env=ENVIRONMENT)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"pbm deliver exited {result.returncode}:\n{result.stderr.decode()}")
@@ -134,9 +147,8 @@ class Setting:
 
 def traced_imports(config: Path, raw: bytes) -> list[str]:
     """The modules one `pbm deliver` imports, in their order (`-X importtime`)."""
-    traced = subprocess.run([sys.executable, "-X", "importtime", "-m", "pbm", "--config", str(config),
-                             "deliver", *envelope(raw)], input=raw, capture_output=True,
-                            cwd=config.parent, env=ENVIRONMENT)
+    traced = subprocess.run([*TRACED, "--config", str(config), "deliver", *envelope(raw)], input=raw,
+                            capture_output=True, cwd=config.parent, env=ENVIRONMENT)
     if traced.returncode != 0:
         raise SystemExit(f"pbm deliver exited {traced.returncode}:\n{traced.stderr.decode()[-2000:]}")
     return _imported(traced.stderr)
@@ -166,6 +178,19 @@ def import_costs(names: list[str], folder: Path) -> dict[str, float]:
     return {"stdlib": round(1000 * costs.get("stdlib", 0), 1),
             "jinja2": round(1000 * (costs.get("jinja2", 0) + costs.get("markupsafe", 0)), 1),
             "rules": round(1000 * costs.get("rules", 0), 1), "pbm": round(1000 * costs.get("pbm", 0), 1)}
+
+
+def installed() -> None:
+    """Refuse an editable install, or a pbm found in this source folder rather than installed."""
+    found = subprocess.run([sys.executable, "-c", "import sys, pbm; print(pbm.__file__); "
+                            "print(any('__editable__' in type(f).__module__ for f in sys.meta_path))"],
+                           capture_output=True, text=True, cwd=tempfile.gettempdir(), env=ENVIRONMENT)
+    if found.returncode != 0:
+        raise SystemExit(f"this Python has no pbm installed:\n{found.stderr}")
+    where, editable = found.stdout.split()
+    if editable == "True" or Path(where).resolve().is_relative_to(ROOT):
+        raise SystemExit(f"pbm is installed editable ({where}): measure with `pip install .` in a fresh "
+                         "virtual environment, as the docstring says")
 
 
 def moves(count: int, seed: int) -> list[str]:
@@ -216,6 +241,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="time `xiangqi show 101` instead of moves")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    installed()
 
     with tempfile.TemporaryDirectory(prefix="pbm-deliver-") as folder:
         settings = {"in_process": Setting(Path(folder) / "alone", serve=False),

@@ -82,7 +82,8 @@ def replies_seconds(config_path: Path, number: int) -> tuple[float, float]:
     from pbm.model.players import accounts
     from pbm.model.store import open_db
     from pbm.outbox import render
-    from pbm.pictures import cached_draw, deferred
+    from pbm.pictures import deferred
+    from pbm.pictures.drawing import cached_draw
 
     config = load_config(config_path)
     db = open_db(config)

@@ -17,6 +17,7 @@ from rules.variants import get_variant
 
 @dataclass(frozen=True)
 class Game:
+    """A game this server may play: its name and what pbm adds to the rules core's variant."""
     name: str                   # the game word of commands, and the rules core's variant name
     help_template: str = "game_help.j2"  # its help page in mail_templates/ (else the generic one)
     analysis: str | None = None  # pychess-variants' name of the game (https://www.pychess.org/variants)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from pbm.config import Config, ConfigError
+    from pbm.runners.deliver import Early
 
 from os import EX_CONFIG, EX_DATAERR, EX_OK, EX_SOFTWARE, EX_TEMPFAIL, EX_UNAVAILABLE, EX_USAGE
 
@@ -53,15 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_TEMPFAIL
 
 
-def _main(argv: list[str], early: object) -> int:
+def _main(argv: list[str], early: Early | None) -> int:
     os.umask(0o077)     # the database, the secret, the Maildir: readable by the server alone
-    args = _parser().parse_args(argv)
-    if args.command == "deliver":
+    if early is not None:               # a pipe's plain `deliver` command line, read by `early`
+        args = early
+        args.run = _deliver
+    else:
+        args = _parser().parse_args(argv)
+    if args.command == "deliver" and early is None:
         from pbm.runners import deliver
         args.sender = deliver.null_sender(args.sender)
-        # exits with its answer if a running server takes it (unless `early` asked it already)
-        args.no_server = early.no_server if isinstance(early, deliver.Early) else \
-            deliver.hand_over(args.config, args.sender, args.recipient)
+        # exits with its answer if a running server takes it
+        args.no_server = deliver.hand_over(args.config, args.sender, args.recipient)
     from pbm.config import ConfigError, load_config
     try:
         config = load_config(args.config)
@@ -89,11 +93,12 @@ def _main(argv: list[str], early: object) -> int:
 
 
 PLAYS = {"deliver", "serve", "poll", "timers", "inbound"}   # commands that may need the rules tables
+ONE_MESSAGE = {"deliver", "outbox"}     # processes that send what one message made: pictures kept on disk
 
 
 def _start(config: Config, command: str) -> None:
-    """Logging, and the caches of the rules tables and the compiled templates (compiled once, kept
-    for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
+    """Logging, and the caches of the rules tables, the compiled templates and the drawn pictures
+    (made once, kept for the next process).  Not at the top of this module, nor the configuration: `pbm deliver`
     handing its message to a running server (pbm.runners.handover) needs none of them, and a process per
     message pays for every import."""
     from pbm import logs
@@ -103,6 +108,9 @@ def _start(config: Config, command: str) -> None:
         from pbm.outbox import compose
         rules_cache.install(config.data_dir / "cache")
         compose.compiled_cache = config.data_dir / "cache"
+    if command in ONE_MESSAGE:
+        from pbm.pictures import deferred
+        deferred.kept_on_disk = config.data_dir / "cache" / "pictures"
 
 
 def _parser() -> argparse.ArgumentParser:

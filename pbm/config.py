@@ -9,7 +9,6 @@ every key.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import os
 import secrets
 import tomllib
@@ -18,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from pbm import Later
+
 
 class ConfigError(ValueError):
     """The configuration file cannot be used; the message says what to fix."""
@@ -25,6 +26,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class ServerSection:
+    """The [server] table of the configuration file (docs/operating.md)."""
     address: str = "pbm@localhost"
     name: str = "pbm"
     secret: str = field(default="", repr=False)   # "" = random, kept in data_dir/secret
@@ -54,6 +56,7 @@ class ServerSection:
 
 @dataclass(frozen=True)
 class StorageSection:
+    """The [storage] table of the configuration file (docs/operating.md)."""
     data_dir: Path = Path("var")
     busy_timeout: float = 10.0          # seconds to wait for another process's write lock
     reserve_mb: float = 64.0            # below this free space, new mail is refused (452 / 75)
@@ -76,6 +79,7 @@ class _Listening:
 
 @dataclass(frozen=True)
 class SmtpSection(_Listening):
+    """The [smtp] table of the configuration file (docs/operating.md)."""
     listen: str = "127.0.0.1:2525"
     max_message_size: int = 25 * 1024 * 1024
     hostname: str = ""                  # name in the SMTP greeting; "" = the machine's name
@@ -84,6 +88,7 @@ class SmtpSection(_Listening):
 
 @dataclass(frozen=True)
 class OutboundSection:
+    """The [outbound] table of the configuration file (docs/operating.md)."""
     mode: str = "maildir"               # "maildir" or "smtp"
     maildir: Path | None = None         # default: data_dir/outbox
     host: str = "localhost"
@@ -109,12 +114,14 @@ class OutboundSection:
 
 @dataclass(frozen=True)
 class SecuritySection:
+    """The [security] table of the configuration file (docs/operating.md)."""
     authserv_id: str = ""               # the MTA whose Authentication-Results header is trusted
     require_dmarc: bool = False         # a From's privileges need that MTA's DMARC (or aligned) pass
 
 
 @dataclass(frozen=True)
 class ClocksSection:
+    """The [clocks] table of the configuration file (docs/operating.md)."""
     outage_after: float = 2.0           # hours without a heartbeat that make an outage, credited to clocks
     digest_hour: int = 6                # UTC hour of the daily digest (the first timer run at or after it)
     max_hold: float = 6.0               # hours a move's MX time may lie before pbm took the mail
@@ -122,12 +129,14 @@ class ClocksSection:
 
 @dataclass(frozen=True)
 class AdminsSection:
+    """The [admins] table of the configuration file (docs/operating.md)."""
     users: list[str] = field(default_factory=list)
     notify: list[str] = field(default_factory=list)   # addresses told about internal errors
 
 
 @dataclass(frozen=True)
 class LmtpSection:
+    """The [lmtp] table of the configuration file (docs/operating.md)."""
     socket: Path | None = None          # a Unix socket for LMTP from the local MTA; None = none
     socket_mode: int = 0o660            # who may connect: the MTA's group (see docs/operating.md)
     socket_group: str = ""              # the MTA's group; "" = the group of the socket's folder
@@ -135,6 +144,7 @@ class LmtpSection:
 
 @dataclass(frozen=True)
 class ImapSection:
+    """The [imap] table of the configuration file (docs/operating.md)."""
     host: str = "localhost"
     port: int = 993
     ssl: bool = True
@@ -149,6 +159,7 @@ class ImapSection:
 
 @dataclass(frozen=True)
 class WebSection(_Listening):
+    """The [web] table of the configuration file (docs/operating.md)."""
     listen: str = ""                    # HOST:PORT of the read-only game pages; "" = no pages
     base_url: str = ""                  # the pages' URL as players reach it (behind a proxy, say)
     connections: int = 256              # open connections to the pages, at most (more: closed at once)
@@ -158,6 +169,7 @@ class WebSection(_Listening):
 
 @dataclass(frozen=True)
 class ReviewSection:
+    """The [review] table of the configuration file (docs/operating.md)."""
     engine: str = ""                    # a UCI engine's command; "" = fairy-stockfish on PATH or in /usr/games
     nodes: int = 1_000_000              # searched per position: fixed, so a review is the same every time
     threads: int = 1                    # the engine's Threads (more than 1 makes reviews differ run to run)
@@ -185,6 +197,7 @@ SECTIONS: dict[str, type] = {
 
 @dataclass(frozen=True, eq=False)
 class Config:
+    """The whole configuration, read once (`load_config`)."""
     server: ServerSection
     storage: StorageSection
     smtp: SmtpSection
@@ -313,9 +326,13 @@ def _check(config: Config, path: object) -> None:
                           f"https:// URL (the pages as players reach them)")
 
 
+# Loaded where `[outbound] sending_ip` is set, which most configurations leave out.
+_IP_ADDRESS = Later("ipaddress:ip_address")
+
+
 def _is_ip(text: str) -> bool:
     try:
-        ipaddress.ip_address(text)
+        _IP_ADDRESS(text)
     except ValueError:
         return False
     return True

@@ -17,15 +17,23 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
-from importlib import resources
+from pathlib import Path
 
-from babel.support import LazyProxy, Translations
-
+from pbm import Later
 from rules.said import N_ as N_  # marks a text for the catalogs where it is written
+
+TYPE_CHECKING = False                   # as in pbm.cli
+if TYPE_CHECKING:
+    from babel.support import LazyProxy
 
 # The preference's value -> the catalog's locale (pbm/locale/<locale>/LC_MESSAGES/pbm.mo).
 LANGUAGES = {"en": None, "zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant", "ko": "ko"}
 DOMAIN = "pbm"
+LOCALE = Path(__file__).parent / "locale"     # the package's own folder: pip installs it as files
+# Babel's catalogs and lazy texts, loaded by the first translation read or lazy text made: a mail in
+# English needs no catalog, and Babel brings decimal, zoneinfo and its locale data.
+_TRANSLATIONS = Later("babel.support:Translations")
+_LAZY_PROXY = Later("babel.support:LazyProxy")
 
 Reader = tuple[str, str]                # (language, notation)
 _reader: ContextVar[Reader | Callable[[], Reader]] = ContextVar("reader", default=("en", "both"))
@@ -37,9 +45,7 @@ def catalog(lang: str) -> NullTranslations:
     locale = LANGUAGES.get(lang)
     if locale is None:
         return NullTranslations()
-    folder = resources.files("pbm") / "locale"
-    with resources.as_file(folder) as path:
-        return Translations.load(str(path), [locale], DOMAIN)
+    return _TRANSLATIONS.target().load(str(LOCALE), [locale], DOMAIN)
 
 
 @contextmanager
@@ -84,7 +90,7 @@ def ngettext(singular: str, plural: str, n: float) -> str:
 
 def lazy(write: Callable[[], str]) -> LazyProxy:
     """A text written when shown, in the language of the mail it is shown in."""
-    return LazyProxy(write, enable_cache=False)
+    return _LAZY_PROXY(write, enable_cache=False)
 
 
 # --- Korean particles ------------------------------------------------------------------------------
@@ -199,10 +205,16 @@ _CLOSING = "，。、；：？！）」』”’》〉】,.;:?!)"
 _CHINESE_MOVE = r"[\u4e00-\u9fff]{2}[进進退平][一二三四五六七八九1-9]|[\u4e00-\u9fff][1-9][进進退平][1-9]"
 # So is a point named by its file and line (帅五路第一线, 将5路第1线: pbm.commands.mails.piecelist).
 _CHINESE_POINT = r"[\u4e00-\u9fff]?[一二三四五六七八九十\d]{1,2}路第[一二三四五六七八九十\d]{1,2}[线線]"
-_TOKENS = re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:{_CHINESE_POINT})[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
-                     rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
+
+
+@cache
+def _tokens() -> re.Pattern[str]:
+    """What `wrap` breaks a line into, compiled at its first use: its classes of Chinese characters
+    take milliseconds to compile, and a mail in English is wrapped without it (pbm.outbox.compose)."""
+    return re.compile(rf"[^\S\u00a0]+|[{_OPENING}]*(?:{_CHINESE_POINT})[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*(?:[^\s{_HAN}]|\u00a0)+[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*(?:{_CHINESE_MOVE})[{_CLOSING}]*|"
+                      rf"[{_OPENING}]*[{_HAN}][{_CLOSING}]*")
 
 
 def wrap(text: str, columns: int) -> list[str]:
@@ -212,7 +224,7 @@ def wrap(text: str, columns: int) -> list[str]:
     for paragraph in text.split("\n"):
         indent = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]   # a quoted line keeps it
         line, glue = indent, ""
-        for token in _TOKENS.findall(paragraph[len(indent):]):
+        for token in _tokens().findall(paragraph[len(indent):]):
             if token.isspace():
                 glue = " " if line.strip() else ""
                 continue

@@ -37,13 +37,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.message import Message
 
-from pbm import clock
+from pbm import Later, clock
 from pbm.commands import dispatch, parse, precheck, registry
-from pbm.commands.games import imports
 from pbm.config import Config
 from pbm.faults import crash_point, error_point
 from pbm.logs import describe_exception
-from pbm.mail import authresults, reading, stamps
+from pbm.mail import reading, stamps
 from pbm.mail.messages import Incoming, Outgoing
 from pbm.model.players import accounts
 from pbm.model.server import heartbeats, sealed
@@ -56,6 +55,11 @@ log = logging.getLogger(__name__)
 # What an SQLite error says when trying again later can help.
 _TRANSIENT_SQLITE = ("locked", "busy", "disk", "full", "unable to open")
 _TRANSIENT_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EAGAIN, errno.ENOMEM}
+# The record a `-record` line names (pbm.commands.games.imports), loaded by a message that has one.
+READ_AHEAD = Later("pbm.commands.games.imports:read_ahead")
+# What the MX's Authentication-Results say (pbm.mail.authresults, with the authres package), loaded
+# where `[security] authserv_id` names an MX to trust.
+VOUCHED = Later("pbm.mail.authresults:vouched")
 
 
 class TransientError(Exception):
@@ -68,6 +72,7 @@ class NoSpace(TransientError):
 
 @dataclass(frozen=True)
 class IntakeResult:
+    """What became of one inbound message, once committed."""
     status: str                         # processed, duplicate, automatic, too_large or failed
     inbound_id: int | None = None       # the inbound row (for a duplicate: the earlier one)
     outbox_ids: tuple[int, ...] = ()    # its replies to send now (a duplicate: those still unsent)
@@ -223,11 +228,11 @@ def arrive(config: Config, delivery: Delivery) -> Arrival:
                  reading.automatic_reason(msg, mail_from, config.server.address))
     message = None if automatic or too_large else _decoded(config, msg, raw, mail_from, rcpt_tos)
     if message is not None and (config.security.authserv_id or config.security.require_dmarc):
-        verified = bool(config.security.authserv_id) and authresults.vouched(
+        verified = bool(config.security.authserv_id) and VOUCHED(
             msg, message.sender, config.security.authserv_id)
         message = replace(message, verified=verified, vouched=verified or not config.security.require_dmarc)
-    if message is not None:
-        message = imports.read_ahead(message)       # a record, read before the write lock
+    if message is not None and "-record" in f"{message.subject}\n{message.body}".lower():
+        message = READ_AHEAD(message)               # a record, read before the write lock
     mx = config.security.authserv_id
     reached = stamps.reached_mx(msg, mx) if mx and message is not None else None
     return Arrival(raw, reading.dedup_key(msg, raw), reading.message_id_header(msg), size, too_large,

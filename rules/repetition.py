@@ -36,6 +36,7 @@ Pair = tuple[int, int]  # (attacker, victim) as squares or as piece identities
 
 @dataclass(frozen=True)
 class Verdict:
+    """The outcome a repetition rule gives: who loses (None: a draw) and why."""
     loser: int | None  # the side that loses, None for a draw
     reason: str
 

@@ -15,6 +15,7 @@ from rules.said import N_
 
 @dataclass(frozen=True)
 class Rule:
+    """One numbered rule of the rulebook that rulings cite."""
     number: int
     key: str            # what code refers to it by
     text: str           # for players, in English (N_-marked)

@@ -25,6 +25,7 @@ ROOT, NONE, PINNED, SCREEN, KING = "root", "none", "pinned", "screen", "king"
 
 @dataclass(frozen=True)
 class Protection:
+    """Whether a chased piece is protected, and why (not)."""
     protected: bool
     why: str                    # ROOT, NONE, PINNED (the protector is pinned), SCREEN (a cannon whose
     by: int | None              # screen was the attacker), KING (the general onto an attacked point)
@@ -32,6 +33,7 @@ class Protection:
 
 @dataclass(frozen=True)
 class Chase:
+    """One piece chasing another in a ply of a repeated cycle."""
     attacker: int               # points after the ply
     victim: int
     protection: Protection
@@ -40,6 +42,7 @@ class Chase:
 
 @dataclass(frozen=True)
 class Ply:
+    """One ply of a repeated cycle, with what it checks and chases."""
     number: int                 # the move's number in the game, from 1
     side: int
     move: Move
@@ -58,6 +61,7 @@ class Ply:
 
 @dataclass(frozen=True)
 class Ruling:
+    """The ruling on a repeated cycle: who loses (None: a draw), on which rule."""
     loser: int | None           # None: a draw
     classes: tuple[int, int]    # each side's class (rules.repetition ALLOWED, CHASE, CHECK)
     victim: int | None          # the point of the piece the loser chased, where it stands now

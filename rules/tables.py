@@ -25,6 +25,7 @@ LeapEntry = tuple[int, int, int]  # (to, must-be-empty, must-be-empty)
 
 @dataclass
 class Tables:
+    """The precomputed move tables of one variant."""
     variant: Variant
     n: int
     sentinel: int

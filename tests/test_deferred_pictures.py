@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 from support.postoffice import PostOffice
 
-from pbm import intake, pictures
-from pbm.pictures import deferred
+from pbm import intake
+from pbm.pictures import deferred, drawing
 
 pytestmark = pytest.mark.post_office("alice", "bob", challenge=True)
 
@@ -25,9 +25,9 @@ def png_of(raw: bytes) -> bytes:
 def test_the_writer_queues_a_placeholder_and_the_sender_draws_it_once_per_view(post: PostOffice,
                                                                               monkeypatch):
     drawn = []
-    real = pictures.render
-    monkeypatch.setattr(pictures, "render", lambda view: drawn.append(view) or real(view))
-    monkeypatch.setattr(deferred, "cached_draw", deferred.cached_draw.__wrapped__)    # count each
+    real = drawing.render
+    monkeypatch.setattr(drawing, "render", lambda view: drawn.append(view) or real(view))
+    monkeypatch.setattr(deferred, "DRAW", drawing.draw)                            # count each
     monkeypatch.setattr(deferred, "_done", deferred.OrderedDict())                  # none kept yet
     committed = []
     real_accept = intake.accept
@@ -58,7 +58,7 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffic
 
     def broken(view):
         raise RuntimeError("no font")
-    monkeypatch.setattr(deferred, "cached_draw", broken)
+    monkeypatch.setattr(deferred, "DRAW", broken)
     monkeypatch.setattr(deferred, "_done", deferred.OrderedDict())
     sent = deferred.fill(raw)
     assert png_of(sent) == deferred.BLANK
@@ -68,3 +68,15 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_readable(post: PostOffic
     html = mail.get_body(("html",)).get_content()
     alt = html.split('alt="')[1].split('"')[0]
     assert alt.startswith("Red: king e1;") and "Black: king e10;" in alt     # the position in words
+
+
+def test_the_pictures_kept_on_disk_stay_few_and_are_read_back(tmp_path, monkeypatch):
+    folder = tmp_path / "pictures"
+    monkeypatch.setattr(deferred, "kept_on_disk", folder)
+    monkeypatch.setattr(deferred, "ON_DISK", 4)
+    for n in range(9):
+        deferred._to_disk(b"view-%d" % n, b"lines of view %d" % n)
+    assert 0 < len(list(folder.iterdir())) <= 4                     # the older half went, twice
+    assert deferred._from_disk(b"view-8") == b"lines of view 8"     # the newest stays
+    assert deferred._from_disk(b"never drawn") is None
+    assert not [p for p in folder.iterdir() if p.name.endswith(".part")]

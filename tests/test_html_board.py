@@ -30,7 +30,7 @@ from support.browser import screenshot
 from support.postoffice import PASSWORDS, PostOffice, text
 
 import rules
-from pbm import pictures as board_pictures
+from pbm.pictures import drawing as board_pictures
 from pbm.pictures import deferred
 from rules import board_svg
 

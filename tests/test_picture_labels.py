@@ -15,7 +15,7 @@ from test_html_board import seen
 
 import rules
 from pbm.pictures.drawing import SCALE
-from pbm.pictures.faces import font
+from pbm.pictures.lettering import font
 from pbm.pictures.view import labels_for
 from rules import board_svg
 from rules.board_svg import edge_labels

@@ -28,7 +28,7 @@ from support.postoffice import PASSWORDS
 from support.processes import free_port, toml, wait_until, wire
 from support.users import system_user, user_python
 
-from pbm.outbox import signing
+from pbm.outbox import dkim_keys as keys
 
 pytestmark = pytest.mark.slow   # a real Postfix, real processes
 
@@ -135,7 +135,7 @@ def dkim_keys(install: Install) -> dict[str, str]:
     folder = install.root / "dkim"
     folder.mkdir(mode=0o700)
     for name, ed25519 in (("rsa", False), ("ed", True)):
-        signing.new_key(folder / f"{name}.pem", ed25519)
+        keys.new_key(folder / f"{name}.pem", ed25519)
     for path in (folder, *folder.iterdir()):
         os.chown(path, install.user.pw_uid, install.user.pw_gid)
     return {"dkim_selector": "pf2026", "dkim_key": str(folder / "rsa.pem"),

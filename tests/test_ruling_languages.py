@@ -14,7 +14,7 @@ from PIL import Image
 from support.browser import screenshot
 from support.postoffice import PASSWORDS, PostOffice, text
 
-from pbm.pictures.strip import BOARD_WIDTH, GAP
+from pbm.pictures.strip_drawing import BOARD_WIDTH, GAP
 
 pytestmark = pytest.mark.slow      # a browser
 

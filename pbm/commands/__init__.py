@@ -16,6 +16,9 @@ themselves, by family:
 - `mails`: what the game mails say (`notify`, `next_steps`, `notices`, `movelist`, `ruling_words`).
 """
 
-# Loaded with the package, so that every process that can end a game (a command, the timers) goes on
-# with its tournament: pbm.commands.tournaments.rounds hooks itself into pbm.commands.games.turns.
-from pbm.commands.tournaments import rounds  # noqa: E402,F401
+# What must follow the end of any game, in every process that can end one (a command, the timers):
+# pbm.commands.games.turns calls each once the game has its status and result (before it is saved).
+# Named, not imported (pbm.Later): they are loaded when a game ends, so a process that
+# ends none loads no tournament or review code; and turns cannot import what imports it.
+ENDED = ("pbm.commands.tournaments.rounds:game_ended",   # its tournament goes on
+         "pbm.review.command:game_ended")                # the reviews its players asked for

@@ -115,6 +115,7 @@ def _capped(text: str, most: int) -> str:
 
 @dataclass(frozen=True)
 class Command:
+    """One verb of the command table (pbm.commands.registry): its usage, handler and arguments."""
     verb: str                           # canonical name, as in the usage line
     usage: str                          # arguments after the verb, as shown in help and errors
     summary: str                        # one line for the help page

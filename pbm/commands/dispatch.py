@@ -19,10 +19,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 import rules
-from pbm import catalogue, i18n
+from pbm import Later, catalogue, i18n
 from pbm.commands import parse, registry
 from pbm.commands.accounts import confirming
-from pbm.commands.games import conditional, notebook, play, setups, submit
 from pbm.commands.mails import answers, next_steps, notify
 from pbm.commands.base import CommandError, Context, Unanswered, find_board
 from pbm.commands.parse import Request
@@ -37,7 +36,16 @@ from pbm.outbox import compose
 
 __all__ = ["handle"]
 
-
+# What the words of a reply to a game mail run, imported when a reply uses them (as the command
+# table's verbs: pbm.commands.registry), so that a message that is no such reply loads no code of play.
+SAY = Later("pbm.commands.games.play:say")
+ACT = Later("pbm.commands.games.play:act")
+ENQUEUE = Later("pbm.commands.games.play:enqueue")
+ARRANGE = Later("pbm.commands.games.setups:arrange")
+FORESEE = Later("pbm.commands.games.conditional:arrange")
+WRITE_NOTE = Later("pbm.commands.games.notebook:write")
+PROPOSE = Later("pbm.commands.games.submit:propose")
+CARRY_OUT = Later("pbm.commands.games.submit:carry_out")
 
 
 def token_usage(ctx: Context) -> list[str]:
@@ -389,7 +397,7 @@ def _token_reply(ctx: Context) -> None:
             # a reply to chat is chat, unless a line of it is an in-game word or a move by itself
             # ("Hi Dave," then "setup left"): that acts as in a turn mail's answer (an early move
             # is refused with the hint to queue it), never passed on as chat
-            play.say(ctx, board, user, ctx.publish("\n".join(written)))
+            SAY(ctx, board, user, ctx.publish("\n".join(written)))
             return
         if verb not in TOKEN_VERBS and not (len(words) == 1 and _any_move(game, words)):
             # a turn mail's answer that starts with a greeting ("Hi bob,"): the move is on the
@@ -403,22 +411,22 @@ def _token_reply(ctx: Context) -> None:
             req.distrust(words)                                             # whole: it is a move
             verb = words[0].lower()
         if verb in ("move", "board", "mvoe") and len(words) == 2:
-            play.act(ctx, board, user, words[1])
+            ACT(ctx, board, user, words[1])
         elif verb in ("queue", "qmove", "moveq") and len(words) == 2:
-            play.enqueue(ctx, board, user, words[1])
+            ENQUEUE(ctx, board, user, words[1])
         elif verb == "setup" and len(words) >= 2:
-            setups.arrange(ctx, board, user, " ".join(words[1:]))
+            ARRANGE(ctx, board, user, " ".join(words[1:]))
         elif verb == "conditional" and len(words) <= 2:
-            conditional.arrange(ctx, board, user, " ".join(words[1:]) or comment)
+            FORESEE(ctx, board, user, " ".join(words[1:]) or comment)
         elif verb == "note:":           # a private note: the rest of the line and the body
             req.tokens = req.tokens[:1]     # kept as `note:` alone: the note is nobody else's
-            notebook.write(ctx, board, user, "\n".join([line.strip()[len("note:"):], comment]), [])
+            WRITE_NOTE(ctx, board, user, "\n".join([line.strip()[len("note:"):], comment]), [])
         elif verb == "submit" and len(words) == 2:
-            submit.propose(ctx, board, user, words[1])
+            PROPOSE(ctx, board, user, words[1])
         elif verb == "confirm" and len(words) == 1:
-            submit.carry_out(ctx, board, user)
+            CARRY_OUT(ctx, board, user)
         elif len(words) == 1:
-            play.act(ctx, board, user, words[0])
+            ACT(ctx, board, user, words[0])
         else:
             raise CommandError(_("Write only the move on the first line of your reply (one word, such "
                                  "as h2e2); that line has {n} words.").format(n=len(words)))

@@ -34,6 +34,7 @@ _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv|antw|vs)\s*(?:\[\d+\])?\s*:
 
 @dataclass
 class Request:
+    """One command line, read: its words, parameters and options, and what of it may be quoted."""
     text: str                           # the line as received
     tokens: list[str]                   # every token, in order (for quoting)
     words: list[str]                    # the positional words: no **, parameters or options

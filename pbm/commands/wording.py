@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 import rules
 from pbm import i18n
@@ -108,7 +109,7 @@ def _chase(m: re.Match, variant: str | None) -> str:
 
 
 # stored reason -> its words in the reader's language
-_REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+_REASONS: tuple[tuple[str, Callable[[re.Match], str]], ...] = (
     (r"checkmate", lambda m: _("checkmate")),
     (r"stalemate", lambda m: _("stalemate")),
     (r"by agreement", lambda m: _("by agreement")),
@@ -157,7 +158,7 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + 
                                                            why=m["why"])),
     (r"by (?P<admin>\w+): (?P<why>.*)", lambda m: _("by {admin}: {why}").format(
         admin=m["admin"], why=m["why"])),
-]]
+)
 
 
 def reason(text: str, variant: str | None = None) -> str:
@@ -165,20 +166,20 @@ def reason(text: str, variant: str | None = None) -> str:
     it names in the reader's notation where the game (`variant`) is known."""
     if found := _CHASE.match(text):
         return _chase(found, variant)
-    for pattern, words in _REASONS:
+    for pattern, words in _compiled(_REASONS):
         if found := pattern.match(text):
             return words(found)
     return text
 
 
-_WARNINGS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [(re.compile(p + "$"), f) for p, f in [
+_WARNINGS: tuple[tuple[str, Callable[[re.Match], str]], ...] = (
     # the status line above it says the kings face each other (and what to do): not said twice
     (r"the kings face each other \(bikjang\): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
         "Passing now ends the game, as {outcome}.").format(outcome=_pass_outcome(m["outcome"]))),
     (r"(?P<why>.+): passing now ends the game, as (?P<outcome>.+)", lambda m: _(
         "{why}: passing now ends the game, as {outcome}.").format(why=_why_pass(m["why"]),
                                                                  outcome=_pass_outcome(m["outcome"]))),
-]]
+)
 
 
 def _repeated(why: str) -> str:
@@ -204,13 +205,20 @@ def _pass_outcome(outcome: str) -> str:
     return outcome
 
 
+@cache
+def _compiled(table: tuple[tuple[str, Callable[[re.Match], str]], ...]) -> list[tuple[re.Pattern, Callable]]:
+    """`table`'s patterns compiled (whole texts), once, when a process first words a game's end or
+    a warning: most mails do neither, and the patterns take milliseconds to compile."""
+    return [(re.compile(pattern + "$"), words) for pattern, words in table]
+
+
 def warning(text: str) -> str:
     """A warning of the rules core (`game.warnings`) as a sentence in the reader's language, its
     move in the reader's notation."""
     if isinstance(text, Said) and text.template == REPEATING:
         return _("Repeating the cycle once more, from {move} on, would lose by {why}.").format(
             move=said_in(text.values["move"]), why=_repeated(text.values["why"]))
-    for pattern, words in _WARNINGS:
+    for pattern, words in _compiled(_WARNINGS):
         if found := pattern.match(text):
             return words(found)
     return f"{text[:1].upper()}{text[1:]}."

@@ -1,7 +1,8 @@
 """Reply mails: plain-text bodies rendered from the Jinja2 templates in mail_templates/, wrapped in
 `Outgoing` values with the threading and RFC 3834 headers the spec asks for.
 
-The templates are package data of `mail_templates`, read through importlib.resources and held in
+The templates are package data of `mail_templates`, read from the package's folder (not through
+importlib.resources, whose import costs a `pbm deliver` more than reading them) and held in
 memory from the first reply on (`pbm serve` loads them at start): reinstalling pbm under a running
 server removes and rewrites those files, and the server must go on answering.  Autoescaping is on only
 for the HTML templates (*.html.j2): the mails are plain text, with an HTML part for the drawn board.
@@ -11,19 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import jinja2
 from jinja2.filters import do_wordwrap
 
+import mail_templates
 from pbm import i18n
 from pbm.mail.messages import SUBSCRIBED, Incoming, Outgoing
 
 
 def load_templates() -> dict[str, str]:
     """Every template's source, by name, read from the installed package."""
-    folder = resources.files("mail_templates")
+    folder = Path(mail_templates.__file__).parent
     return {entry.name: entry.read_text(encoding="utf-8") for entry in folder.iterdir()
             if entry.name.endswith(".j2")}
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.message import Message
 from email.utils import collapse_rfc2231_value
 
@@ -78,8 +78,8 @@ def _original_id(msg: Message) -> str:
                 payload[0], Message):
             found = payload[0].get("Message-ID", "")
         elif kind == "text/rfc822-headers" and not part.is_multipart():
-            found = message_from_bytes(part.get_payload(decode=True) or b"", policy=policy.compat32).get(
-                "Message-ID", "")
+            # compat32, message_from_bytes's default: email.policy is not imported
+            found = message_from_bytes(part.get_payload(decode=True) or b"").get("Message-ID", "")
         else:
             continue
         if found:

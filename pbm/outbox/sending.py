@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class SendReport:
+    """What one run of the outbox did, counted."""
     sent: int = 0
     retrying: int = 0
     failed: int = 0

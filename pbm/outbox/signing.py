@@ -9,15 +9,11 @@ makes a key (`new_key`) and prints the DNS TXT record to publish (`dns_record`).
 """
 from __future__ import annotations
 
-import base64
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519, rsa
-
+from pbm import Later
 from pbm.config import Config
 
 # What a signature covers: the headers a reader sees and the ones RFC 8058 wants signed; each named
@@ -26,7 +22,9 @@ from pbm.config import Config
 SIGNED = (b"from", b"to", b"subject", b"date", b"message-id", b"in-reply-to", b"references",
           b"reply-to", b"auto-submitted", b"mime-version", b"content-type", b"list-unsubscribe",
           b"list-unsubscribe-post", b"feedback-id")
-RSA_BITS = 2048
+# The keys are read with the cryptography package (pbm.outbox.dkim_keys), loaded where keys are
+# configured: a `pbm deliver` whose replies go unsigned loads none of it.
+LOAD_KEY = Later("pbm.outbox.dkim_keys:load")
 
 
 class KeyProblem(Exception):
@@ -34,7 +32,8 @@ class KeyProblem(Exception):
 
 
 @dataclass(frozen=True)
-class _Key:
+class Key:
+    """One configured DKIM key, read."""
     selector: bytes
     algorithm: bytes                    # b"rsa-sha256" or b"ed25519-sha256"
     private: bytes                      # as dkimpy takes it: PEM (RSA), base64 of the seed (Ed25519)
@@ -45,7 +44,7 @@ class Signer:
 
     def __init__(self, config: Config):
         self.domain = domain(config).encode()
-        self.keys = [_load(path, selector) for selector, path in configured(config)]
+        self.keys = [LOAD_KEY(path, selector) for selector, path in configured(config)]
 
     def sign(self, raw: bytes) -> bytes:
         """`raw` with a DKIM-Signature for each key in front (as it is without keys)."""
@@ -88,61 +87,3 @@ def configured(config: Config) -> list[tuple[str, Path]]:
 def key_path(config: Config, selector: str, path: Path | None) -> Path:
     """Where the key of `selector` is: as configured, else data_dir/dkim/SELECTOR.pem."""
     return path or config.data_dir / "dkim" / f"{selector}.pem"
-
-
-def _load(path: Path, selector: str) -> _Key:
-    try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError, TypeError) as e:
-        raise KeyProblem(f"the DKIM key of selector {selector}, {path}, cannot be read: "
-                         f"{getattr(e, 'strerror', None) or e}") from None
-    if isinstance(key, ed25519.Ed25519PrivateKey):
-        seed = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                 serialization.NoEncryption())
-        return _Key(selector.encode(), b"ed25519-sha256", base64.b64encode(seed))
-    if isinstance(key, rsa.RSAPrivateKey) and key.key_size >= RSA_BITS:
-        return _Key(selector.encode(), b"rsa-sha256", key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-            serialization.NoEncryption()))
-    raise KeyProblem(f"the DKIM key of selector {selector}, {path}, is neither Ed25519 nor RSA of "
-                     f"{RSA_BITS} bits or more: make one with pbm dkim new {selector}")
-
-
-def new_key(path: Path, ed25519_key: bool = False) -> None:
-    """Make a private key at `path` (0600; FileExistsError if there is one: it may be published)."""
-    key = ed25519.Ed25519PrivateKey.generate() if ed25519_key else rsa.generate_private_key(65537, RSA_BITS)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, pem)
-    finally:
-        os.close(fd)
-
-
-def public_value(path: Path, selector: str = "") -> tuple[str, str]:
-    """(k=, p=) of the DNS record of the private key at `path` (KeyProblem if it cannot be read)."""
-    key = serialization.load_pem_private_key(_read(path, selector), password=None).public_key()
-    if isinstance(key, ed25519.Ed25519PublicKey):
-        return "ed25519", base64.b64encode(key.public_bytes(serialization.Encoding.Raw,
-                                                            serialization.PublicFormat.Raw)).decode()
-    return "rsa", base64.b64encode(key.public_bytes(serialization.Encoding.DER,
-                                                    serialization.PublicFormat.SubjectPublicKeyInfo)).decode()
-
-
-def _read(path: Path, selector: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise KeyProblem(f"the DKIM key of selector {selector}, {path}, cannot be read: "
-                         f"{e.strerror}") from None
-
-
-def dns_record(path: Path, selector: str, domain: str) -> str:
-    """The TXT record to publish for the key at `path`, in zone-file form (strings of at most 255
-    characters, as DNS wants)."""
-    kind, public = public_value(path, selector)
-    text = f"v=DKIM1; k={kind}; p={public}"
-    parts = " ".join(f'"{text[i:i + 255]}"' for i in range(0, len(text), 255))
-    return f"{selector}._domainkey.{domain}. IN TXT ( {parts} )"

@@ -6,24 +6,21 @@
 
 A picture is drawn once per distinct view (game and parameters, FEN, last move, check or mate,
 side, faces) and kept in an in-process LRU cache, so every observer who sees the same side gets the
-same bytes.  Pillow is the one library it needs; its font ships with the package (faces.py).
+same bytes.  Pillow is the one library it needs; its font ships with the package (lettering.py).
+
+Here: `Picture`, what a drawn picture is.  Pillow is imported by the modules that draw (`drawing`,
+`sprites`, `lettering`, `strip`) and by nothing a mail is queued with (`deferred`, `view`, `faces`):
+a board mail is drawn when it is sent, and a process that sends none loads no Pillow.
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 from dataclasses import dataclass
 from html import escape
-
-import rules
-from pbm.pictures.drawing import render
-from pbm.pictures.view import View, view_of
-
-CACHED = 256                            # pictures (about 20 KB each) kept per process
 
 
 @dataclass(frozen=True)
 class Picture:
+    """A drawn board picture: the PNG, its size, its alt text and content id."""
     data: bytes                         # the PNG
     width: int
     height: int
@@ -39,20 +36,4 @@ class Picture:
                 f'alt="{escape(self.alt if alt is None else alt)}" style="{fit}">')
 
 
-def draw(view: View) -> Picture:
-    """The picture of `view`, drawn now (uncached: the benchmark's measure)."""
-    data, width, height = render(view)
-    return Picture(data, width, height, view.fen, "board-" + hashlib.sha256(data).hexdigest()[:24])
-
-
-cached_draw = functools.lru_cache(maxsize=CACHED)(draw)
-
-
-def board_png(game: rules.Game, *, turned: bool, faces: str = "hanja") -> Picture:
-    """The board of `game` as a reader on the first player's side sees it (`turned`: the second
-    player's), the last move and a king in check or mated marked; `faces` ("hanja" or "hangul")
-    chooses Janggi's characters."""
-    return cached_draw(view_of(game, turned=turned, faces=faces))
-
-
-__all__ = ["Picture", "View", "board_png", "cached_draw", "draw", "view_of"]
+__all__ = ["Picture"]

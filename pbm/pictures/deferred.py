@@ -7,6 +7,11 @@ game, its FEN, the last move, check or mate, the side, the faces), and the sende
 -- once per view, from the pictures' cache -- just before the bytes are handed over.  The same
 placeholder always gives the same bytes, so a mail sent twice after a crash is the same mail.
 
+A process started for one message (`pbm deliver` without a server, `pbm outbox`) keeps what it
+drew on disk too (`kept_on_disk`, the data folder's cache): the next one that sends the same view
+(a `show` of a position a board mail showed) neither draws it nor loads Pillow.  This module
+imports no Pillow: the drawing (pbm.pictures.drawing) is loaded by the first picture drawn.
+
 If a picture cannot be drawn, the mail still goes: the placeholder becomes a one-pixel PNG, so the
 reader has the text part's board and the FEN (the picture's alt text), and the failure is logged.
 """
@@ -14,18 +19,23 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
+import importlib.util
 import json
 import logging
+import os
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
+from pathlib import Path
 
 import rules
+from pbm import Later
 from pbm.faults import crash_point
-from pbm.pictures import Picture, cached_draw
-from pbm.pictures.drawing import size
-from pbm.pictures.view import hands_in_words, view_from
+from pbm.pictures import Picture
+from pbm.pictures.faces import FONT
+from pbm.pictures.view import hands_in_words, size, view_from
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +81,11 @@ def fill(raw: bytes) -> bytes:
 
 KEPT = 256                              # views whose base64 is kept: a batch's (claims.BATCH), drawn ahead
 _done: OrderedDict[bytes, bytes] = OrderedDict()
+# Where drawn views are kept for the next process (set by pbm.cli for `pbm deliver` and `pbm outbox`;
+# None: in memory only), and how many (about 27 KB each) before the older half is dropped.
+kept_on_disk: Path | None = None
+ON_DISK = 512
+DRAW = Later("pbm.pictures.drawing:cached_draw")
 
 
 def undrawn(raws: Iterable[bytes]) -> list[bytes]:
@@ -93,11 +108,63 @@ def _encoded(token: bytes) -> bytes:
     if token in _done:
         _done.move_to_end(token)
         return _done[token]
-    lines = _lines(token)
+    lines = _from_disk(token)
     if lines is None:
-        return _base64_lines(BLANK)
+        lines = _lines(token)
+        if lines is None:
+            return _base64_lines(BLANK)
+        _to_disk(token, lines)
     keep(token, lines)
     return lines
+
+
+def _file(token: bytes) -> Path | None:
+    """Where a view's picture is kept: named by the view and by what draws it, so that a picture
+    drawn before an upgrade of pbm or Pillow is never sent after it."""
+    if kept_on_disk is None:
+        return None
+    return kept_on_disk / hashlib.sha256(_drawer() + token).hexdigest()
+
+
+DRAWN_BY = ("drawing.py", "sprites.py", "lettering.py", "faces.py", "view.py", f"fonts/{FONT}")
+
+
+@functools.cache
+def _drawer() -> bytes:
+    """The size and time of each file the drawing is made from (not imported: only looked at)."""
+    here = Path(__file__).parent
+    pillow = importlib.util.find_spec("PIL")
+    files = [here / name for name in DRAWN_BY] + ([Path(pillow.origin).parent / "_version.py"]
+                                                  if pillow and pillow.origin else [])
+    return repr([(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files if f.exists()]).encode()
+
+
+def _from_disk(token: bytes) -> bytes | None:
+    path = _file(token)
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None
+
+
+def _to_disk(token: bytes, lines: bytes) -> None:
+    """Keep a view's lines for the next process (written whole, then renamed: never half a file);
+    a cache that cannot be written is only slower."""
+    path = _file(token)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part.write_bytes(lines)
+        os.replace(part, path)
+        kept = list(path.parent.iterdir())
+        if len(kept) > ON_DISK:
+            kept.sort(key=lambda p: p.stat().st_mtime)
+            for old in kept[:len(kept) // 2]:
+                old.unlink(missing_ok=True)
+    except OSError as e:
+        log.warning("a drawn picture could not be kept in %s: %s", path.parent, e)
 
 
 def _lines(token: bytes) -> bytes | None:
@@ -122,7 +189,7 @@ def _drawn(token: bytes) -> bytes:
     try:
         spec = json.loads(base64.urlsafe_b64decode(token))
         game = rules.Game.new(spec["v"], spec["p"] or None, spec["f"])
-        return cached_draw(view_from(game, last=spec["m"], mated=spec["x"], turned=spec["t"],
+        return DRAW(view_from(game, last=spec["m"], mated=spec["x"], turned=spec["t"],
                                      faces=spec["c"], labels=spec.get("l", "coordinates"),
                                      hand_labels=tuple(spec.get("h", ())))).data
     except Exception:                   # the mail goes without its picture rather than not at all

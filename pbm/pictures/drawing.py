@@ -20,13 +20,15 @@ once from the board and every sprite it can show) and saved as an 8-bit PNG near
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import itertools
 
 from PIL import Image, ImageColor, ImageDraw
 
-from pbm.pictures import sprites
-from pbm.pictures.faces import face, font
+from pbm.pictures import Picture, sprites
+from pbm.pictures.faces import face
+from pbm.pictures.lettering import font
 from pbm.pictures.sprites import (  # noqa: F401
     BADGE,
     BADGE_AT,
@@ -37,31 +39,22 @@ from pbm.pictures.sprites import (  # noqa: F401
     SCALE,
     Sprite,
 )
-from pbm.pictures.view import View
+import rules
+from pbm.pictures.view import CAPTION, HAND, View, caption, size, view_of  # noqa: F401
 from rules import board_svg
 from rules.board_ascii import drawn_files, drawn_ranks, river_squares
 from rules.board_svg import BOARD, LINE, MARGIN, PIECE, RADIUS, STEP
 
-Image.preinit()     # Pillow's PNG writer loaded now, not at the first picture (see faces._FONT_DATA)
+# Pillow's PNG writer, loaded now (not at the first picture: see lettering._FONT_DATA), and alone: a
+# picture is saved to a buffer named *.png, for which Pillow loads that one plugin, where saving with
+# format="PNG" would load its five preinit plugins (JPEG, GIF, BMP, PPM) in every process that draws.
+from PIL import PngImagePlugin  # noqa: E402,F401
 STRONG, WEAK = "#8dbcd9", "#d2e5ef"     # the river squares of a board of squares
-HAND = 38                               # the height of a row of pieces in hand
 HAND_RADIUS = 14
 HAND_STEP = 34
 HAND_LEFT = MARGIN + 60                 # the centre of a row's first piece (its label before it)
-CAPTION = 24
 BLENDS = 4                              # palette colours between each two flat colours
 COMPRESSION = 6                         # zlib's level: 9 (or optimize) saves 7% for eight times the time
-
-
-def caption(v) -> str:
-    """The game and its switches in force, e.g. "Padwar qi -korean"; empty without any."""
-    return " ".join([v.title, *v.switches()]) if v.switches() else ""
-
-
-def size(v) -> tuple[int, int]:
-    """(width, height) of the picture in pixels."""
-    width, height = board_svg.size(v)
-    return width, height + (2 * HAND + 8 if v.drops else 0) + (CAPTION if caption(v) else 0)
 
 
 def point(v, turned: bool, sq: int) -> tuple[float, float]:
@@ -103,7 +96,8 @@ def render(view: View) -> tuple[bytes, int, int]:
     for row, side in enumerate(hand_sides(view.turned) if view.hands else ()):
         _hand(image, v, row, side, view.hands[side])
     out = io.BytesIO()
-    image.quantize(palette=_palette(v), dither=Image.Dither.NONE).save(out, "PNG", compress_level=COMPRESSION)
+    out.name = "board.png"
+    image.quantize(palette=_palette(v), dither=Image.Dither.NONE).save(out, compress_level=COMPRESSION)
     return out.getvalue(), image.width, image.height
 
 
@@ -217,3 +211,22 @@ def _hand(image: Image.Image, v, row: int, side: int, counts: tuple[int, ...]) -
         _piece(v, piece, side, "hanja", HAND_RADIUS).paste(image, (x, y))
         if n > 1:
             sprites.count(n).paste(image, (x + HAND_RADIUS * 0.8, y + HAND_RADIUS * 0.7))
+
+
+CACHED = 256                            # pictures (about 20 KB each) kept per process
+
+
+def draw(view: View) -> Picture:
+    """The picture of `view`, drawn now (uncached: the benchmark's measure)."""
+    data, width, height = render(view)
+    return Picture(data, width, height, view.fen, "board-" + hashlib.sha256(data).hexdigest()[:24])
+
+
+cached_draw = functools.lru_cache(maxsize=CACHED)(draw)
+
+
+def board_png(game: rules.Game, *, turned: bool, faces: str = "hanja") -> Picture:
+    """The board of `game` as a reader on the first player's side sees it (`turned`: the second
+    player's), the last move and a king in check or mated marked; `faces` ("hanja" or "hangul")
+    chooses Janggi's characters."""
+    return cached_draw(view_of(game, turned=turned, faces=faces))

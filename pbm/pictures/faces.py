@@ -1,4 +1,4 @@
-"""What is written on a drawn piece, and the font it is written in.
+"""What is written on a drawn piece (the font it is written in: pbm.pictures.lettering).
 
 The font is shipped with the package (`fonts/`, a subset of Noto Serif CJK TC Bold made by
 scripts/subset_font.py, under the SIL Open Font License in fonts/OFL.txt), so that a picture looks
@@ -7,12 +7,7 @@ must hold: the script builds the font from it and a test checks the font against
 """
 from __future__ import annotations
 
-import functools
-import io
 import string
-from importlib import resources
-
-from PIL import ImageFont
 
 from pbm import i18n
 from pbm.i18n import _
@@ -53,14 +48,3 @@ def hand_label(side: str) -> str:
     """The words beside a row of pieces in hand, in the reader's language: `In White's hand:`,
     `白方手中：`, as the text under the picture says it."""
     return _("In {side}'s hand: {pieces}").format(side=_(side), pieces="").strip()
-
-
-# Read once, when pbm starts: reinstalling pbm under a running server removes and rewrites the
-# package's files, and the server must go on drawing (as it keeps the mail templates in memory).
-_FONT_DATA = resources.files(__package__).joinpath("fonts", FONT).read_bytes()
-
-
-@functools.lru_cache(maxsize=None)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """The shipped font at `size` pixels."""
-    return ImageFont.truetype(io.BytesIO(_FONT_DATA), size)

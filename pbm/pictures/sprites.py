@@ -13,7 +13,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from pbm.pictures.faces import font
+from pbm.pictures.lettering import font
 from rules import board_svg
 from rules.board_svg import BOARD, LINE, PIECE, RADIUS, STEP
 

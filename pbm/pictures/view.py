@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import rules
 from pbm.pictures.faces import FACES, hand_label
+from rules import board_svg
 from rules.board_svg import last_move_squares
 from rules.tables import Tables
 from rules.variant import Variant
@@ -20,6 +21,19 @@ from rules.variant import Variant
 # Korean notation a Janggi board (files 1...9 from Cho's left, rows 1...9, 0 from Han's edge).
 LABELS = {"coordinates": "coordinates", "chinese": "chinese", "chinese-traditional": "chinese",
           "korean": "korean"}
+HAND = 38                               # the height of a row of pieces in hand
+CAPTION = 24                            # the height of the caption (`caption`) under the board
+
+
+def caption(v) -> str:
+    """The game and its switches in force, e.g. "Padwar qi -korean"; empty without any."""
+    return " ".join([v.title, *v.switches()]) if v.switches() else ""
+
+
+def size(v) -> tuple[int, int]:
+    """(width, height) of the picture in pixels."""
+    width, height = board_svg.size(v)
+    return width, height + (2 * HAND + 8 if v.drops else 0) + (CAPTION if caption(v) else 0)
 
 
 def labels_for(variant: Variant, notation: str) -> str:
@@ -35,6 +49,7 @@ def hands_in_words(variant: Variant) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class View:
+    """What one board picture shows (a picture is drawn and cached per view)."""
     variant: Variant                    # compared by identity: one value per game and parameters
     fen: str
     last: tuple[int, ...]               # the last move's points (none before the first move)

@@ -11,7 +11,7 @@ import io
 from PIL import Image, ImageDraw
 
 from pbm.pictures import Picture
-from pbm.pictures.faces import font
+from pbm.pictures.lettering import font
 
 WIDTH, HEIGHT = 600, 220
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 22, 26   # margins: the % labels, the move numbers

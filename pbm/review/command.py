@@ -17,7 +17,6 @@ from datetime import timedelta
 
 from pbm.commands import wording
 from pbm.commands.base import CommandError, Context, authenticate, describe_end, load_board
-from pbm.commands.games import turns
 from pbm.commands.parse import Request
 from pbm.i18n import _, ngettext
 from pbm.model.play import games, reviews
@@ -118,5 +117,3 @@ def game_ended(ctx: Context, board: Board) -> None:
         if reviews.asked_since(ctx.db, user, ctx.now - DAY) < ctx.config.review.per_day:
             reviews.ask(ctx.db, board.id, user, settings.nodes, ctx.now)
 
-
-turns.ENDED.append(game_ended)

@@ -21,7 +21,8 @@ from pbm.model.play import games, pgn
 from pbm.model.play.games import Board
 from pbm.model.players import accounts
 from pbm.outbox import compose
-from pbm.pictures import Picture, cached_draw
+from pbm.pictures import Picture
+from pbm.pictures.drawing import cached_draw
 from pbm.pictures.view import labels_for, view_from
 from pbm.records import chinese, dhtmlxq
 from pbm.review import analysis

@@ -32,10 +32,14 @@ def null_sender(sender: str | None) -> str | None:
 
 
 class Early:
-    """What `early` found: no running server took the message (`no_server`, as `hand_over`)."""
+    """What `early` read of a plain argv (the configuration file, the envelope), and found: no
+    running server took the message (`no_server`, as `hand_over`).  pbm.cli runs the command with
+    these, building no argparse parser for a command line it has read already."""
 
-    def __init__(self, no_server: handover.NoServer | None):
-        self.no_server = no_server
+    def __init__(self, config: str | None, sender: str | None, recipients: list[str],
+                 no_server: handover.NoServer | None):
+        self.config, self.sender, self.recipient, self.no_server = config, sender, recipients, no_server
+        self.command = "deliver"
 
 
 def early(argv: list[str], config_file: str | None) -> Early | None:
@@ -65,7 +69,8 @@ def early(argv: list[str], config_file: str | None) -> Early | None:
             return None
     if command is None:
         return None
-    return Early(hand_over(config_file, null_sender(sender), recipients))
+    return Early(config_file, null_sender(sender), recipients,
+                 hand_over(config_file, null_sender(sender), recipients))
 
 
 def hand_over(config_file: str | None, sender: str | None,

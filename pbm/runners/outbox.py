@@ -35,6 +35,7 @@ from pbm.logs import configure_logging, describe_exception
 from pbm.model.db import Database
 from pbm.model.store import open_db
 from pbm.outbox import claims, sending
+from pbm.pictures import deferred
 from pbm.runners import processes as link
 from pbm.runners.drawers import Drawers
 
@@ -89,6 +90,7 @@ def run_child(config: Config, main_link: socket.socket) -> None:
     link.name_process("pbm-outbox")
     if config.outbound.mode == "smtp":
         import pbm.outbox.relay as relay  # noqa: F401  (now: a reinstall under a running server may remove it)
+    deferred.DRAW.target()              # the drawing and its font, now, for the same reason
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, signal.SIG_IGN)

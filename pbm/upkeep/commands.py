@@ -102,17 +102,17 @@ def doctor(config: Config | ConfigError, args: argparse.Namespace) -> int:
 
 def dkim(config: Config, args: argparse.Namespace) -> int:
     """`pbm dkim new SELECTOR`: the key in data_dir/dkim/SELECTOR.pem, and what to do with it."""
-    from pbm.outbox import signing
+    from pbm.outbox import dkim_keys, signing
 
     path = signing.key_path(config, args.selector, None)
     try:
-        signing.new_key(path, args.ed25519)
+        dkim_keys.new_key(path, args.ed25519)
     except FileExistsError:
         print(f"pbm: {path} exists (its record may be published): choose another selector", file=sys.stderr)
         return EX_USAGE
     print(f"made {path}; publish this record, then set [outbound] "
           f"{'dkim_ed25519_selector' if args.ed25519 else 'dkim_selector'} = \"{args.selector}\":\n"
-          f"{signing.dns_record(path, args.selector, signing.domain(config))}")
+          f"{dkim_keys.dns_record(path, args.selector, signing.domain(config))}")
     return EX_OK
 
 

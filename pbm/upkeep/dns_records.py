@@ -18,7 +18,7 @@ import dns.reversename
 
 from pbm.config import Config
 from pbm.mail.messages import TRANSACTIONAL
-from pbm.outbox import signing
+from pbm.outbox import dkim_keys, signing
 from pbm.outbox.streams import envelope_sender
 
 NOTE = "note: "                         # as pbm.upkeep.doctor's notes
@@ -105,8 +105,8 @@ def _dkim(config: Config, lookup: Lookup, from_domain: str) -> Iterator[str]:
                f"DMARC does not count the signature: set dkim_domain = \"{from_domain}\"")
     for selector, path in signing.configured(config):
         try:
-            kind, public = signing.public_value(path, selector)
-            record = signing.dns_record(path, selector, domain)
+            kind, public = dkim_keys.public_value(path, selector)
+            record = dkim_keys.dns_record(path, selector, domain)
         except (signing.KeyProblem, ValueError, TypeError) as e:
             yield f"{e}: make one with pbm dkim new {selector}"
             continue

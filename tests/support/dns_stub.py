@@ -13,7 +13,7 @@ import dns.rcode
 import dns.rdatatype
 import dns.rrset
 
-from pbm.outbox import signing
+from pbm.outbox import dkim_keys
 
 
 class StubDNS:
@@ -64,5 +64,5 @@ def _quoted(text: str) -> str:
 
 def dkim_record(key: Path) -> str:
     """The TXT value that publishes the key at `key` (as pbm dkim new prints it)."""
-    kind, public = signing.public_value(key)
+    kind, public = dkim_keys.public_value(key)
     return f"v=DKIM1; k={kind}; p={public}"

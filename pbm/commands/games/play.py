@@ -15,10 +15,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import rules
-from pbm import catalogue
+from pbm import Later, catalogue
 from pbm.commands import wording
 from pbm.commands.accounts import flood
-from pbm.commands.games import conditional, imports, setups, turns
+from pbm.commands.games import conditional, setups, turns
 from pbm.commands.mails import movelist, notify
 from pbm.commands.timing import timeouts
 from pbm.commands.base import (
@@ -42,6 +42,10 @@ SERVER_PARAMS = {"fen=FEN": N_("start from this position"),
                  "unrated": N_("the game does not count for the ratings"),
                  "setup=ARRANGEMENT": N_("your own setup, where the game has a choice (Janggi)"),
                  "record": N_("start after the record attached to a challenge")}
+# A challenge's -record (pbm.commands.games.imports), loaded by the challenge that has one: a move
+# loads no record readers.
+IMPORTED_POSITION = Later("pbm.commands.games.imports:position")
+IMPORTED_STARTED = Later("pbm.commands.games.imports:started")
 
 
 def challenge(ctx: Context, req: Request) -> None:
@@ -73,8 +77,8 @@ def challenge(ctx: Context, req: Request) -> None:
     if "record" in params:                  # the position after a record's moves, as a -fen
         if "fen" in params:
             raise CommandError(_("-record and -fen both give the start: write one of them."))
-        params["fen"], count = imports.position(ctx, variant, params.pop("record"))
-        imported.append(lazy(lambda: imports.started(count)))
+        params["fen"], count = IMPORTED_POSITION(ctx, variant, params.pop("record"))
+        imported.append(lazy(lambda: IMPORTED_STARTED(count)))
     board, game, chosen = start(ctx, variant, params, options, first, second, challenger,
                                 expires_at=timestamp(ctx.now + timedelta(days=ctx.config.server.challenge_days)))
     games.add_event(ctx.db, board, "challenge", challenger, req.mask(" ".join(req.tokens[2:])), ctx.now)

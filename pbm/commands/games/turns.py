@@ -15,11 +15,10 @@ Decisions (the spec is silent):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 
 import rules
-from pbm import i18n
+from pbm import Later, commands, i18n
 from pbm.commands import wording
 from pbm.commands.games import conditional
 from pbm.commands.mails import notify
@@ -40,10 +39,8 @@ OPTIONS = {
 }
 DEFAULT_REMINDER_DAYS = 7.0
 MAX_DAYS = 365.0
-# What must follow the end of any game, called once it has its status and result (before it is
-# saved): the tournament rounds register here (pbm.commands.tournaments.rounds, loaded with this package), as
-# this module cannot import what imports it.
-ENDED: list[Callable[[Context, Board], None]] = []
+# What must follow the end of any game (pbm.commands.ENDED), imported when a game first ends.
+ENDED = tuple(Later(path) for path in commands.ENDED)
 
 
 def parse_options(given: dict[str, str], min_timeout: float) -> dict[str, float | str]:

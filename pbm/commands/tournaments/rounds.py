@@ -52,8 +52,6 @@ def game_ended(ctx: Context, board: Board) -> None:
     ctx.after(lambda: advance(ctx, tournaments.by_id(ctx.db, t.id)))
 
 
-turns.ENDED.append(game_ended)
-
 
 def result_of(board: Board, white: str) -> str:
     """The tournament result of an ended game, White first (see the module's decisions)."""

@@ -58,6 +58,7 @@ RESERVED = frozenset("""active inactive next all draw help multiple list signup 
 
 @dataclass(frozen=True)
 class User:
+    """A registered account."""
     id: str
     password: str       # the stored hash
     closed: bool

@@ -29,6 +29,7 @@ RATED = "status = 'finished' AND rated = 1 AND accepted_at IS NOT NULL"
 
 @dataclass(frozen=True)
 class Rating:
+    """A player's rating in one game, as stored."""
     user_id: str
     rating: float
     deviation: float            # as of `latest`
@@ -150,6 +151,7 @@ def to_glicko_2(db: Database) -> None:
 
 @dataclass(frozen=True)
 class Change:
+    """One rated game's change to a player's rating."""
     at: str
     board: int
     opponent: str

@@ -16,6 +16,7 @@ from pbm.model.db import Database, parse_timestamp, timestamp
 
 @dataclass(frozen=True)
 class Vacation:
+    """One of a player's vacations: while it runs, their clocks stand."""
     id: int
     user_id: str
     started_at: datetime
