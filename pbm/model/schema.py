@@ -14,7 +14,6 @@ from pbm.mail.reading import MASK
 from pbm.model.db import Database
 from pbm.model.players.ratings import to_glicko_2
 from pbm.model.play.reviews import REVIEWS
-from pbm.model.play.teams import TEAMS
 from pbm.model.schema_play import (
     APPEALS,
     CLOCKS,
@@ -23,6 +22,7 @@ from pbm.model.schema_play import (
     LIMITS,
     NOTES,
     RESET_SOURCES,
+    TEAMS,
     TOURNAMENT_CHOICES,
     TOURNAMENT_DIRECTING,
     TOURNAMENTS,

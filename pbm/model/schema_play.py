@@ -292,3 +292,36 @@ CREATE INDEX tournament_corrections_of ON tournament_corrections (tournament_id)
 TOURNAMENT_PAIRED = """
 ALTER TABLE tournaments ADD COLUMN paired TEXT NOT NULL DEFAULT '';
 """
+
+
+# Team tournaments (pbm.model.play.teams, whose docstring tells the rows).
+TEAMS = """
+CREATE TABLE team_tournaments (
+    tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+    boards INTEGER NOT NULL,
+    ranking TEXT NOT NULL DEFAULT 'match'   -- 'match': match points first; 'board': board points
+);
+CREATE TABLE tournament_teams (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    number INTEGER NOT NULL,            -- the order teams were first named in
+    name TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, number),
+    UNIQUE (tournament_id, name)
+) WITHOUT ROWID;
+CREATE TABLE tournament_lineups (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    team INTEGER NOT NULL,              -- tournament_teams.number
+    board INTEGER NOT NULL,
+    from_round INTEGER NOT NULL,        -- 1 for the line-up at the start; later for a substitute
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+CREATE TABLE tournament_matches (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    first INTEGER NOT NULL,             -- the first-named team: its board 1 has White
+    second INTEGER,                     -- NULL: a bye (or a round robin's sit-out)
+    PRIMARY KEY (tournament_id, round, number)
+) WITHOUT ROWID;
+"""
