@@ -76,7 +76,7 @@ def claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None) 
     send now: read, not claimed again.  Each is taken up once: one whose sending failed half-way is
     left for its claim to lapse, as any claimed row, instead of being tried again at once."""
     only = "" if ids is None else f"AND o.id IN ({','.join('?' * len(ids))})"
-    rows = list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
+    rows = list(db.query(f"SELECT o.*, b.body_id, b.body FROM outbox o INDEXED BY outbox_due JOIN outbox_messages b "
                          f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? AND o.id > ? "
                          f"{only} ORDER BY o.id LIMIT {BATCH}",
                          [claimant, taken(db).get(claimant, 0), *(ids or ())]))
@@ -108,7 +108,7 @@ def claim(db: Database, write: Write, claimant: str, config: Config,
                                      until=timestamp(now + lease(config)), ids=ids, force=force,
                                      after=after))
     marks = ",".join("?" * len(chosen))
-    return list(db.query(f"SELECT o.*, b.raw FROM outbox o JOIN outbox_bodies b ON b.id = o.id "
+    return list(db.query(f"SELECT o.*, b.body_id, b.body FROM outbox o JOIN outbox_messages b ON b.id = o.id "
                          f"WHERE o.id IN ({marks}) ORDER BY o.id", chosen))
 
 

@@ -22,6 +22,7 @@ class Maildir:
             os.makedirs(folder, mode=0o700, exist_ok=True)     # makes them, without importing it
         self.domain = config.server.address.rpartition("@")[2]
         self._staged: list[tuple[str, int]] = []    # file name in tmp/, open descriptor
+        self._bodies: dict[int, tuple[bytes, bytes]] = {}   # id -> a shared body, with LF line ends
 
     def send(self, row: dict) -> None:
         """Write the file to tmp/; `sync()` makes it durable and moves it into new/.
@@ -33,13 +34,21 @@ class Maildir:
             return                      # handed over before a crash, and already read from new/
         fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            data = memoryview(row["raw"].replace(b"\r\n", b"\n"))
+            data = memoryview(self._lf(row["raw"], row["body"]))
             while data:
                 data = data[os.write(fd, data):]
         except BaseException:
             os.close(fd)
             raise
         self._staged.append((name, fd))
+
+    def _lf(self, raw: bytes, body: bytes) -> bytes:
+        """`raw` with LF line ends, as a Maildir holds mail; the `body` it ends with converted once
+        for all the copies of a mail that share it (pbm.outbox.queue)."""
+        converted = self._bodies.get(id(body))
+        if converted is None or converted[0] is not body:
+            converted = self._bodies[id(body)] = (body, body.replace(b"\r\n", b"\n"))
+        return raw[:len(raw) - len(body)].replace(b"\r\n", b"\n") + converted[1]
 
     def sync(self) -> None:
         """fsync the staged files (in a few parallel runs: the file system merges them into few
@@ -65,6 +74,7 @@ class Maildir:
         for _, fd in self._staged:
             os.close(fd)
         self._staged.clear()
+        self._bodies.clear()
 
 
 def maildir_name(row: dict, domain: str) -> str:

@@ -344,9 +344,9 @@ def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, ne
 class _BoardMail(NamedTuple):
     """What the board mails of one event share."""
     headline: list[str]
-    notes: dict[str, list[str]]
+    notes: dict[str | None, list[str]]     # None: the observers' (`_observer_body`)
     away: list[str]
-    observers: list[str]
+    observers: list[str | None]
 
 
 def record(ctx: Context, board: Board) -> str:
@@ -405,25 +405,22 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     return sent
 
 
-def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str | None,
           who: accounts.Reader, attached: dict | None) -> tuple[str, tuple[str, tuple]]:
-    """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
-    for a player who wants no board)."""
+    """The board mail to `user` (None: to any observer, `_observer_body`): the pbmserv text, and the
+    same with the board drawn (HTML; none for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     if who.preferences["movetimes"] == "on":
         values["moves"] = movetimes.listed(board, game, who.preferences)
     if user in board.players:
         values["own_notes"] = notelines.own(ctx.db, board, game, user)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
-                  footer=next_steps.footer(board, game, user, user in mail.observers),
-                  page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))
+                  footer=next_steps.footer(board, game, user, user in mail.observers))
+    if user is None:
+        values["public_page"] = tokens.public_page_url(ctx.config.web.base_url, board.variant, board.number)
+    else:
+        values["page"] = page_link(ctx, board, user, who.token_epoch)
     return compose.render("board.j2", **values), html_part(ctx, values)
-
-
-# Stands for an observer's user id in the one mail rendered for every observer who sees the same
-# view; a character no user id, move or template holds.
-_OBSERVER = "\ufffcobserver\ufffc"
-_OBSERVER_PAGE = "\ufffcpage\ufffc"      # and for the link to their own page of the game
 
 
 def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
@@ -434,16 +431,20 @@ def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
 def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
                    who: accounts.Reader, attached: dict | None,
                    views: dict[tuple, tuple[str, tuple[str, tuple]]]) -> tuple[str, tuple[str, tuple]]:
-    """An observer's board mail: rendered once per view of the event (preferences, notes, comment)
-    and shared by every observer who sees it, with only their user id put in: a game watched by a
-    hundred costs a hundred copies, not a hundred renderings."""
-    notes = tuple(mail.notes.get(user, ()))
-    key = (tuple(sorted(who.preferences.items())), notes, attached is None)
+    """An observer's board mail: nothing in it is theirs (no name, no secret link: the game's
+    public page), so it is rendered once per view of the event and every observer who sees that
+    view gets the very same text, which the outbox stores once (pbm.outbox.queue): a game watched
+    by a hundred costs a hundred envelopes, not a hundred mails."""
+    notes, observing = tuple(mail.notes.get(user, ())), user in mail.observers
+    timed = who.preferences["movetimes"] == "on"        # then the zone of the times too
+    key = (*(who.preferences[name] for name in _VIEW), timed and who.preferences["tz"], notes,
+           attached is None, observing)
     if key not in views:
-        views[key] = _body(ctx, board, game, mail._replace(notes={_OBSERVER: list(notes)},
-                                                           observers=[_OBSERVER]),
-                           _OBSERVER, who, attached)
-    body, (html, related) = views[key]
-    page = page_link(ctx, board, user, who.token_epoch)
-    return (body.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user),
-            (html.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user), related))
+        views[key] = _body(ctx, board, game, mail._replace(notes={None: list(notes)},
+                                                           observers=[None] if observing else []),
+                           None, who, attached)
+    return views[key]
+
+
+# The preferences an observer's mail is made by: observers who agree on these get the same mail.
+_VIEW = ("lang", "notation", "board", "board_faces", "movetimes")
