@@ -33,7 +33,9 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
     is stored whole, as before.
     All the replies of a command are written with two statements (their rows, then their bodies),
     up to QUEUED_AT_ONCE at a time."""
-    rendered = []
+    # [reply, Message-ID, its envelope, the rest (None: it shares its first copy's), body_of: None
+    # for a reply stored whole, "" for a first copy whose rest others share, else that copy's Message-ID]
+    rendered: list[list] = []
     first: dict[tuple, int] = {}        # the content of a reply -> the index of its first copy
     for out in prepare(db, config, outgoing, now):
         if not out.to.isascii():
@@ -42,7 +44,7 @@ def queue(db: Database, config: Config, outgoing: Iterable[Outgoing], now: datet
         key = _content(out)
         if key in first:
             rendered.append([out, message_id, own, None, rendered[first[key]][1]])
-            rendered[first[key]][4] = ""        # a body other copies share: its head apart
+            rendered[first[key]][4] = ""
         else:
             first[key] = len(rendered)
             rendered.append([out, message_id, own, shared(config, out, now), None])
