@@ -1,6 +1,7 @@
 """The embedded default transport: each reply a file in a local Maildir, written idempotently."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,7 @@ class Maildir:
         name = maildir_name(row, self.domain)
         if row["attempts"] > 1 and self._delivered(name):
             return                      # handed over before a crash, and already read from new/
-        fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(f"{self.tmp}/{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             data = memoryview(self._lf(row["raw"], row["body"]))
             while data:
@@ -62,7 +63,7 @@ class Maildir:
         finally:
             self.close()
         for name in names:
-            os.replace(os.path.join(self.tmp, name), os.path.join(self.new, name))
+            os.replace(f"{self.tmp}/{name}", f"{self.new}/{name}")     # os.path.join: 3 more µs each
         _fsync(self.new)
 
     def _delivered(self, name: str) -> bool:
@@ -79,9 +80,15 @@ class Maildir:
 
 def maildir_name(row: dict, domain: str) -> str:
     """time.unique.host, all taken from the row, so the same reply always gets the same name."""
-    epoch = int(parse_timestamp(row["queued_at"]).timestamp())
+    epoch = _epoch(row["queued_at"])
     digest = hashlib.sha256(row["message_id"].encode()).hexdigest()[:16]
     return f"{epoch}.P{row['id']}Q{digest}.{domain.replace('/', '_').replace(':', '_')}"
+
+
+@functools.lru_cache(maxsize=64)
+def _epoch(queued_at: str) -> int:
+    """The Unix time of a row's `queued_at`: the same for all the replies of a command."""
+    return int(parse_timestamp(queued_at).timestamp())
 
 
 # Kept for the life of the process: starting threads for every batch cost more than the fsyncs.
