@@ -432,7 +432,8 @@ def test_observers_and_chat(post):
     assert mails[player("carol")]["Reply-To"] is None
     assert "alice writes:\n\nWatch this." in text(mails[player("carol")])
     observed = flat(mails[player("carol")])
-    assert "You observe this game; to stop, send: xiangqi unsubscribe 101 carol PASSWORD" in observed
+    # one mail for every observer (tests/test_observer_views.py): the command names no one
+    assert "You observe this game; to stop, send: xiangqi unsubscribe 101 USERID PASSWORD" in observed
     mails = by_recipient(post.send(f"xiangqi chat {board} carol c4rol-pw", "Nice opening!", sender=player("carol")))
     assert "Your message was sent to alice, bob." in flat(mails[player("carol")])
     assert mails[player("bob")]["Subject"] == "Xiangqi Board 101 bob **"

@@ -127,7 +127,7 @@ def test_hostile_mail_is_recorded_once_answered_at_most_once_and_never_leaks(off
     assert result.status in ("processed", "duplicate", "automatic", "too_large")
     assert office.db.execute("SELECT count(*) FROM inbound WHERE dedup_key = ?",
                              [result.key]).fetchone() == (1,)
-    replies = office.db.execute("SELECT recipient, raw FROM outbox JOIN outbox_bodies USING (id) "
+    replies = office.db.execute("SELECT recipient, raw FROM outbox JOIN outbox_messages USING (id) "
                                 "WHERE id > ? AND inbound_id = ?",
                                 [before, result.inbound_id]).fetchall()
     if automatic or result.status in ("automatic", "duplicate"):

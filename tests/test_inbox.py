@@ -139,6 +139,11 @@ def test_every_mail_signed_subscribed_mail_unsubscribed_by_one_post_and_by_one_m
     url, _mailto = links(digest)
     server = site.env.start_server(PBM_NOW=NOW.isoformat())    # its timers: the day's digest is sent
     try:
+        # the observer's mail links the game's public page, which needs no secret
+        public = f"{site.base}/p/xiangqi-101"
+        assert public in plain(observed) and "/g/" not in plain(observed)
+        with urllib.request.urlopen(public, timeout=30) as page:
+            assert page.status == 200 and "alice" in page.read().decode()
         assert post(url[:-1] + ("a" if url[-1] != "a" else "b")) == 404
         with urllib.request.urlopen(url, timeout=30) as page:     # a GET (a link scanner) changes nothing
             assert page.status == 200 and '<form method="post">' in page.read().decode()

@@ -14,6 +14,9 @@ import pytest
 from support.postoffice import PASSWORDS, PostOffice, text
 
 from pbm import intake
+from pbm.model.db import timestamp, transaction
+from pbm.model.play import games
+from pbm.model.players import accounts
 from pbm.outbox import claims, sending
 
 LIMIT = 20              # one of them the guessing limit, which holds for every sender; one the
@@ -165,3 +168,24 @@ def test_a_reply_claimed_as_it_was_queued_waits_for_an_older_one_to_its_reader(p
     assert dict(post.db.execute("SELECT recipient, status FROM outbox WHERE id IN (?, ?)",
                                 result.outbox_ids).fetchall()) == {"bob@example.org": "queued",
                                                                     "alice@example.org": "sent"}
+
+
+def test_a_move_watched_by_150_costs_the_same_statements_and_one_stored_body_for_them(post):
+    """Past the 100 replies one INSERT once took (pbm.outbox.queue.QUEUED_AT_ONCE): the observers'
+    mails are still rows written by one statement, and their one view one body."""
+    hashed = accounts.hash_password("unused-Passw0rd")
+    board = games.load(post.db, "xiangqi", 101)
+    with transaction(post.db):
+        for n in range(150):
+            post.db.execute("INSERT INTO users (id, password, created_at) VALUES (?, ?, ?)",
+                            [f"watcher{n}", hashed, timestamp(post.now)])
+            accounts.set_addresses(post.db, f"watcher{n}", [f"watcher{n}@example.org"])
+            games.add_observer(post.db, board, f"watcher{n}", post.now)
+    post.move(101, "alice", "h3e3")
+    post.move(101, "bob", "h10g8")
+    bodies = post.db.execute("SELECT count(*) FROM outbox_bodies").fetchone()[0]
+    seen = statements(post, by_subject(post, "alice", "h1g3"), "alice@example.org")
+    assert_one_cheap_transaction(seen, LIMIT + SUBSCRIBED)
+    assert post.db.execute("SELECT count(*) FROM outbox_bodies").fetchone()[0] == bodies + 2 + 1
+    assert post.db.execute("SELECT count(*) FROM outbox_messages").fetchone()[0] == \
+        post.db.execute("SELECT count(*) FROM outbox").fetchone()[0]

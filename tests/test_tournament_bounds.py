@@ -43,7 +43,7 @@ def test_a_64_player_round_robin_starts_in_one_bounded_transaction(tmp_path):
     # and pairing (457 rows, 0.43 s here): linear in the players, no crosstable per mail
     assert int(rows) <= 8 * PLAYERS
     assert post.db.execute("SELECT count(*) FROM games").fetchone() == (PLAYERS // 2,)
-    rounds = post.db.execute("SELECT o.recipient, b.raw FROM outbox o JOIN outbox_bodies b ON b.id = o.id "
+    rounds = post.db.execute("SELECT o.recipient, b.raw FROM outbox o JOIN outbox_messages b ON b.id = o.id "
                              "WHERE o.subject LIKE 'Xiangqi tournament big: round 1%'").fetchall()
     assert len(rounds) == PLAYERS + 1
     assert max(len(raw) for _to, raw in rounds) < 12_000

@@ -315,6 +315,20 @@ CREATE INDEX stream_reports_user ON stream_reports (user_id, stream, kind);
 CREATE INDEX stream_reports_untold ON stream_reports (address) WHERE told_at IS NULL;
 """
 
+# One body for the copies of a mail (pbm.outbox.queue): the copies of an observed move's mail to
+# observers who see the same view share the first copy's stored body, each row keeping its own
+# envelope -- To, Message-ID, List-Unsubscribe -- in `head`; `outbox_messages` puts a row's message
+# together (`raw`), as the sender hands it over, or gives its parts (`head`, `body_id`, `body`).
+SHARED_BODIES = """
+ALTER TABLE outbox ADD COLUMN head TEXT;         -- NULL: the body is the whole message
+ALTER TABLE outbox ADD COLUMN body_of TEXT;      -- the Message-ID of the copy whose body this one shares
+CREATE INDEX outbox_sharing ON outbox (body_of) WHERE body_of IS NOT NULL;
+CREATE VIEW outbox_messages AS
+SELECT o.id AS id, o.head AS head, coalesce(f.id, o.id) AS body_id, b.raw AS body,
+    CASE WHEN o.head IS NULL THEN b.raw ELSE CAST(o.head || b.raw AS BLOB) END AS raw
+FROM outbox o LEFT JOIN outbox f ON f.message_id = o.body_of JOIN outbox_bodies b ON b.id = coalesce(f.id, o.id);
+"""
+
 MIGRATIONS: list[str | Callable[[Database], None]] = [
     MAIL,
     GAMES,
@@ -337,4 +351,5 @@ MIGRATIONS: list[str | Callable[[Database], None]] = [
     STREAMS,
     TEAMS,
     TOURNAMENT_PAIRED,
+    SHARED_BODIES,
 ]

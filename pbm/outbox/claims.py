@@ -76,13 +76,21 @@ def claimed_when_queued(db: Database, claimant: str, ids: Sequence[int] | None) 
     send now: read, not claimed again.  Each is taken up once: one whose sending failed half-way is
     left for its claim to lapse, as any claimed row, instead of being tried again at once."""
     only = "" if ids is None else f"AND o.id IN ({','.join('?' * len(ids))})"
-    rows = list(db.query(f"SELECT o.*, b.raw FROM outbox o INDEXED BY outbox_due JOIN outbox_bodies b "
-                         f"ON b.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? AND o.id > ? "
+    rows = list(db.query(f"SELECT o.*, m.body_id FROM outbox o INDEXED BY outbox_due JOIN outbox_messages m "
+                         f"ON m.id = o.id WHERE o.status = 'sending' AND o.claimed_by = ? AND o.id > ? "
                          f"{only} ORDER BY o.id LIMIT {BATCH}",
                          [claimant, taken(db).get(claimant, 0), *(ids or ())]))
     if rows:
         taken(db)[claimant] = rows[-1]["id"]
-    return rows
+    return _with_bodies(db, rows)
+
+
+def _with_bodies(db: Database, rows: list[dict]) -> list[dict]:
+    """`rows` with their `body`, each body read once however many copies of a mail share it."""
+    wanted = sorted({row["body_id"] for row in rows})
+    bodies = dict(db.execute(f"SELECT id, raw FROM outbox_bodies WHERE id IN ({','.join('?' * len(wanted))})",
+                             wanted)) if wanted else {}
+    return [{**row, "body": bodies[row["body_id"]]} for row in rows]
 
 
 def taken(db: Database) -> dict[str | None, int]:
@@ -108,8 +116,8 @@ def claim(db: Database, write: Write, claimant: str, config: Config,
                                      until=timestamp(now + lease(config)), ids=ids, force=force,
                                      after=after))
     marks = ",".join("?" * len(chosen))
-    return list(db.query(f"SELECT o.*, b.raw FROM outbox o JOIN outbox_bodies b ON b.id = o.id "
-                         f"WHERE o.id IN ({marks}) ORDER BY o.id", chosen))
+    return _with_bodies(db, list(db.query(f"SELECT o.*, m.body_id FROM outbox o JOIN outbox_messages m "
+                                          f"ON m.id = o.id WHERE o.id IN ({marks}) ORDER BY o.id", chosen)))
 
 
 def _claim_rows(db: Database, *, claimant: str, now: str, until: str,

@@ -1,6 +1,7 @@
 """The embedded default transport: each reply a file in a local Maildir, written idempotently."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +23,7 @@ class Maildir:
             os.makedirs(folder, mode=0o700, exist_ok=True)     # makes them, without importing it
         self.domain = config.server.address.rpartition("@")[2]
         self._staged: list[tuple[str, int]] = []    # file name in tmp/, open descriptor
+        self._bodies: dict[int, tuple[bytes, bytes]] = {}   # id -> a shared body, with LF line ends
 
     def send(self, row: dict) -> None:
         """Write the file to tmp/; `sync()` makes it durable and moves it into new/.
@@ -31,15 +33,23 @@ class Maildir:
         name = maildir_name(row, self.domain)
         if row["attempts"] > 1 and self._delivered(name):
             return                      # handed over before a crash, and already read from new/
-        fd = os.open(os.path.join(self.tmp, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(f"{self.tmp}/{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            data = memoryview(row["raw"].replace(b"\r\n", b"\n"))
+            data = memoryview(self._lf(row["raw"], row["body"]))
             while data:
                 data = data[os.write(fd, data):]
         except BaseException:
             os.close(fd)
             raise
         self._staged.append((name, fd))
+
+    def _lf(self, raw: bytes, body: bytes) -> bytes:
+        """`raw` with LF line ends, as a Maildir holds mail; the `body` it ends with converted once
+        for all the copies of a mail that share it (pbm.outbox.queue)."""
+        converted = self._bodies.get(id(body))
+        if converted is None or converted[0] is not body:
+            converted = self._bodies[id(body)] = (body, body.replace(b"\r\n", b"\n"))
+        return raw[:len(raw) - len(body)].replace(b"\r\n", b"\n") + converted[1]
 
     def sync(self) -> None:
         """fsync the staged files (in a few parallel runs: the file system merges them into few
@@ -53,7 +63,7 @@ class Maildir:
         finally:
             self.close()
         for name in names:
-            os.replace(os.path.join(self.tmp, name), os.path.join(self.new, name))
+            os.replace(f"{self.tmp}/{name}", f"{self.new}/{name}")     # os.path.join: 3 more µs each
         _fsync(self.new)
 
     def _delivered(self, name: str) -> bool:
@@ -65,13 +75,20 @@ class Maildir:
         for _, fd in self._staged:
             os.close(fd)
         self._staged.clear()
+        self._bodies.clear()
 
 
 def maildir_name(row: dict, domain: str) -> str:
     """time.unique.host, all taken from the row, so the same reply always gets the same name."""
-    epoch = int(parse_timestamp(row["queued_at"]).timestamp())
+    epoch = _epoch(row["queued_at"])
     digest = hashlib.sha256(row["message_id"].encode()).hexdigest()[:16]
     return f"{epoch}.P{row['id']}Q{digest}.{domain.replace('/', '_').replace(':', '_')}"
+
+
+@functools.lru_cache(maxsize=64)
+def _epoch(queued_at: str) -> int:
+    """The Unix time of a row's `queued_at`: the same for all the replies of a command."""
+    return int(parse_timestamp(queued_at).timestamp())
 
 
 # Kept for the life of the process: starting threads for every batch cost more than the fsyncs.

@@ -102,15 +102,21 @@ def _send_batch(write: Write, claimant: str, config: Config, transport: Transpor
             handed_over.clear()
 
     held: set[str] = set()              # recipients with a row deferred in this batch
+    bodies = {row["body_id"]: row["body"] for row in rows}     # copies of a mail share theirs
     if draw is not None:
-        draw([row["raw"] for row in rows])
+        draw(list(bodies.values()))
+    filled: dict[int, bytes] = {}
     try:
         for index, row in enumerate(rows):
             if row["recipient"] in held:
                 claims.release(write, claimant, [row])
                 continue
+            body = filled.get(row["body_id"])
+            if body is None:
+                body = filled[row["body_id"]] = deferred.fill(row["body"])
             try:
-                transport.send({**row, "raw": sign(deferred.fill(row["raw"]))})
+                transport.send({**row, "raw": sign(row["head"].encode() + body if row["head"] else body),
+                                "body": body})
             except Unavailable as e:
                 _retry_later(write, claimant, config, row, str(e), report)
                 claims.release(write, claimant, rows[index + 1:])

@@ -10,7 +10,9 @@ class Transport(Protocol):
 
     idempotent: bool                    # sending a row twice leaves one copy
 
-    def send(self, row: dict) -> None: ...
+    def send(self, row: dict) -> None:
+        """Hand over the outbox row: its message in `raw`, which ends with `body`, the very bytes
+        object every copy of the same mail in the batch shares (pbm.outbox.queue)."""
 
     def sync(self) -> None: ...
 

@@ -154,7 +154,7 @@ def _show(db, ids: list[int]) -> int:
     status = EX_OK
     for reply_id in ids:
         row = db.execute("SELECT b.raw, o.recipient, o.subject, o.sent_at FROM outbox o "
-                         "LEFT JOIN outbox_bodies b ON b.id = o.id WHERE o.id = ?", [reply_id]).fetchone()
+                         "LEFT JOIN outbox_messages b ON b.id = o.id WHERE o.id = ?", [reply_id]).fetchone()
         if row is None:
             print(f"pbm: there is no reply {reply_id} in the outbox", file=sys.stderr)
             status = EX_USAGE

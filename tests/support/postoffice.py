@@ -84,7 +84,7 @@ class PostOffice:
 
     def _new_mail(self) -> list[EmailMessage]:
         """The mails queued since the last look, as the sender hands them over (pictures drawn)."""
-        rows = self.db.execute("SELECT id, raw FROM outbox_bodies WHERE id > ? ORDER BY id",
+        rows = self.db.execute("SELECT id, raw FROM outbox_messages WHERE id > ? ORDER BY id",
                                [self._last_outbox]).fetchall()
         if rows:
             self._last_outbox = rows[-1][0]

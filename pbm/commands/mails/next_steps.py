@@ -46,8 +46,9 @@ def example_move(board: Board, game: rules.Game, user: str) -> list[str]:
     return [move, probe.describe(move)] if game.variant.notation == "wxf" else [move]
 
 
-def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[str]:
-    """What `user` can do next, in the words of the commands."""
+def footer(board: Board, game: rules.Game, user: str | None, observing: bool) -> list[str]:
+    """What `user` can do next, in the words of the commands (None: any observer, whose mail is
+    everyone's: the command names no one)."""
     v, n = board.variant, board.number
     if board.status != games.ACTIVE:
         return []
@@ -73,4 +74,4 @@ def footer(board: Board, game: rules.Game, user: str, observing: bool) -> list[s
     if not observing:
         return []
     return [_("You observe this game; to stop, send: {command}").format(
-        command=f"{v} unsubscribe {n} {user} PASSWORD")]
+        command=f"{v} unsubscribe {n} {user or 'USERID'} PASSWORD")]

@@ -8,6 +8,7 @@ the same for the whole game, and every mail refers to the game's fixed thread id
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import NamedTuple
 
 import rules
@@ -268,7 +269,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
     notes = {user: list(lines) for user, lines in (notes or {}).items()}
     headline = [*headline, *outages.told(ctx, board)]
     known = audience(ctx, board)
-    mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers)
+    mail = _BoardMail(headline, notes, away_lines(ctx, board), known.observers, new, root, attachments)
     if recipients is None:
         recipients = [*board.players, *known.observers]
     answered = actor is not None and ctx.incoming is not None
@@ -290,7 +291,7 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
                 ctx.incoming, subject(board, new=new), body, html=html, related=related, root=root,
                 reply_to=reply_address(ctx, board, actor, who.token_epoch) if actor in board.players else None,
                 kind=_kind(board, actor), attachments=attachments, calendar=_calendar(ctx, board, actor, who)))
-    views: dict[tuple, tuple[str, tuple[str, tuple]]] = {}
+    views: dict[tuple, Outgoing] = {}
     for user in dict.fromkeys(recipients):
         if user == actor and answered:
             continue
@@ -298,18 +299,16 @@ def board_mails(ctx: Context, board: Board, game: rules.Game, *, actor: str | No
         if who.address is None:
             continue
         attached = {"author": actor, "text": text} if text else None
+        if user not in board.players:
+            ctx.out.append(_observer_mail(ctx, board, game, mail, user, who, attached, views))
+            continue
         with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
-            if user in board.players:
-                body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
-            else:
-                body, (html, related) = _observer_body(ctx, board, game, mail, user, who, attached, views)
-            subject_line = subject(board, new=new, comment=bool(attached))
-        board_mail = compose.notify(
-            who.address, subject_line, body, html=html, related=related, root=root,
-            reply_to=reply_address(ctx, board, user, who.token_epoch) if user in board.players else None,
-            kind=_kind(board, user), attachments=attachments, calendar=_calendar(ctx, board, user, who))
-        ctx.out.append(compose.subscribed(board_mail, user) if reminder or user not in board.players
-                       else board_mail)
+            body, (html, related) = _body(ctx, board, game, mail, user, who, attached)
+            board_mail = compose.notify(
+                who.address, subject(board, new=new, comment=bool(attached)), body, html=html,
+                related=related, root=root, reply_to=reply_address(ctx, board, user, who.token_epoch),
+                kind=_kind(board, user), attachments=attachments, calendar=_calendar(ctx, board, user, who))
+        ctx.out.append(compose.subscribed(board_mail, user) if reminder else board_mail)
 
 
 def _calendar(ctx: Context, board: Board, user: str, who: accounts.Reader) -> str:
@@ -344,9 +343,12 @@ def _from_elsewhere(ctx: Context, board: Board, actor: str, mail: _BoardMail, ne
 class _BoardMail(NamedTuple):
     """What the board mails of one event share."""
     headline: list[str]
-    notes: dict[str, list[str]]
+    notes: dict[str | None, list[str]]     # None: the observers' (`_observer_mail`)
     away: list[str]
-    observers: list[str]
+    observers: list[str | None]
+    new: bool                               # the first mail of the game
+    root: str                               # the game's thread id
+    attachments: tuple[tuple[str, str], ...]
 
 
 def record(ctx: Context, board: Board) -> str:
@@ -354,7 +356,7 @@ def record(ctx: Context, board: Board) -> str:
     return pgn.record(board, games.comments(ctx.db, board, timed=True), ctx.config.server.address)
 
 
-def _kind(board: Board, user: str) -> str:
+def _kind(board: Board, user: str | None) -> str:
     """A board mail is a turn mail to the player to move, else a note: a reply to a note that is
     not a move is chat (pbm.commands.dispatch.chat_or_play)."""
     return "turn" if board.status == games.ACTIVE and board.to_move == user else "note"
@@ -405,25 +407,21 @@ def chat(ctx: Context, board: Board, author: str, text: str, users: list[str]) -
     return sent
 
 
-def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+def _body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str | None,
           who: accounts.Reader, attached: dict | None) -> tuple[str, tuple[str, tuple]]:
-    """The board mail to `user`: the pbmserv text, and the same with the board drawn (HTML; none
-    for a player who wants no board)."""
+    """The board mail to `user` (None: to any observer, `_observer_mail`): the pbmserv text, and the
+    same with the board drawn (HTML; none for a player who wants no board)."""
     values = summary(board, game, viewer=user, prefs=who.preferences, away=mail.away)
     if who.preferences["movetimes"] == "on":
         values["moves"] = movetimes.listed(board, game, who.preferences)
     if user in board.players:
         values["own_notes"] = notelines.own(ctx.db, board, game, user)
     values.update(headline=mail.headline, notes=mail.notes.get(user, []), comment=attached,
-                  footer=next_steps.footer(board, game, user, user in mail.observers),
-                  page=_OBSERVER_PAGE if user == _OBSERVER else page_link(ctx, board, user, who.token_epoch))
+                  footer=next_steps.footer(board, game, user, user in mail.observers))
+    values["public_page" if user is None else "page"] = (  # an observer's mail is everyone's
+        tokens.public_page_url(ctx.config.web.base_url, board.variant, board.number) if user is None
+        else page_link(ctx, board, user, who.token_epoch))
     return compose.render("board.j2", **values), html_part(ctx, values)
-
-
-# Stands for an observer's user id in the one mail rendered for every observer who sees the same
-# view; a character no user id, move or template holds.
-_OBSERVER = "\ufffcobserver\ufffc"
-_OBSERVER_PAGE = "\ufffcpage\ufffc"      # and for the link to their own page of the game
 
 
 def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
@@ -431,19 +429,22 @@ def page_link(ctx: Context, board: Board, user: str, epoch: int) -> str:
     return tokens.page_url(ctx.config.web.base_url, ctx.config.secret, board.variant, board.number, user, epoch)
 
 
-def _observer_body(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
-                   who: accounts.Reader, attached: dict | None,
-                   views: dict[tuple, tuple[str, tuple[str, tuple]]]) -> tuple[str, tuple[str, tuple]]:
-    """An observer's board mail: rendered once per view of the event (preferences, notes, comment)
-    and shared by every observer who sees it, with only their user id put in: a game watched by a
-    hundred costs a hundred copies, not a hundred renderings."""
-    notes = tuple(mail.notes.get(user, ()))
-    key = (tuple(sorted(who.preferences.items())), notes, attached is None)
+def _observer_mail(ctx: Context, board: Board, game: rules.Game, mail: _BoardMail, user: str,
+                   who: accounts.Reader, attached: dict | None, views: dict[tuple, Outgoing]) -> Outgoing:
+    """An observer's board mail: nothing in it is theirs (no name, no secret link), so it is made
+    once per view (`_VIEW`) of the event, every observer who sees that view gets the same mail,
+    stored once (pbm.outbox.queue): a game watched by a hundred costs a hundred envelopes."""
+    notes, observing, prefs = tuple(mail.notes.get(user, ())), user in mail.observers, who.preferences
+    key = (*(prefs[name] for name in _VIEW), prefs["movetimes"] == "on" and prefs["tz"], notes,
+           attached is None, observing)
     if key not in views:
-        views[key] = _body(ctx, board, game, mail._replace(notes={_OBSERVER: list(notes)},
-                                                           observers=[_OBSERVER]),
-                           _OBSERVER, who, attached)
-    body, (html, related) = views[key]
-    page = page_link(ctx, board, user, who.token_epoch)
-    return (body.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user),
-            (html.replace(_OBSERVER_PAGE, page).replace(_OBSERVER, user), related))
+        with i18n.speaking(who.preferences["lang"], who.preferences["notation"]):
+            body, (html, related) = _body(ctx, board, game, mail._replace(
+                notes={None: list(notes)}, observers=[None] if observing else []), None, who, attached)
+            views[key] = compose.subscribed(compose.notify(
+                "", subject(board, new=mail.new, comment=bool(attached)), body, html=html, related=related,
+                root=mail.root, kind=_kind(board, None), attachments=mail.attachments), "")
+    return replace(views[key], to=who.address, reader=user)
+
+
+_VIEW = ("lang", "notation", "board", "board_faces", "movetimes")
