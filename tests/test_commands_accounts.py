@@ -147,6 +147,9 @@ def test_help_pages(post):
     assert "up to the first blank line" in flat(page)
     [page] = post.send("help reply")
     assert "No user id or password is needed" in flat(page)
+    [page] = post.send("help tournament")
+    assert "Any system may be --paired: every pairing is two games, colours reversed" in flat(page)
+    assert "--teams=N makes a tournament of teams of N boards" in flat(page)
     [error] = post.send("help chess")
     assert "There is no help on \"chess\"" in flat(error)
 

@@ -247,7 +247,11 @@ COMMANDS: list[Command] = [
                     "(entries until round N is paired) and --byes=N (each player may ask for N "
                     "half-point byes: bye NAME USERID PASSWORD ROUND, before that round is paired); "
                     "the director corrects a decided result with correct NAME USERID PASSWORD BOARD "
-                    "RESULT (such as 1/2-1/2).")),
+                    "RESULT (such as 1/2-1/2). Any system may be --paired: every pairing is two "
+                    "games, colours reversed (a knockout's tied pair plays another pair, or with "
+                    "--decider=seed the higher seed goes through). --teams=N makes a tournament of "
+                    "teams of N boards: join NAME USERID PASSWORD --team=TEAM [--board=K]; after the "
+                    "start, that join brings a substitute for board K from the next round.")),
     Command("tournaments", "", N_("the tournaments of this game"),
             Later("pbm.commands.tournaments.tournament:list_tournaments"),
             game=True),
