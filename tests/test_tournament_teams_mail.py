@@ -65,6 +65,11 @@ def test_a_team_round_robin_by_mail(pbm_env, tmp_path):
     assert set(round_one) == set(everyone) - {"sub"}
     assert "Match 1 (boards 1-3): dragons against snakes" in " ".join(round_one["ann"].split())
     assert "1경기(1-3번 판): dragons 대 snakes" in " ".join(round_one["kim"].split())
+    # each game's first mail names its match and its board there
+    first_mails = {m["To"].split("@")[0]: " ".join(text(m).split()) for m in mails
+                   if m["Subject"].startswith("New Xiangqi Board")}
+    assert "board 1 of the match dragons against snakes. The game counts" in first_mails["ann"]
+    assert "대항전의" in first_mails["kim"] and "번 보드." in first_mails["kim"]
 
     # a substitute during round 1 takes board 2 of dragons from round 2
     [sub] = send(env, "sub", f"xiangqi tournament join cup sub {password('sub')} --team=dragons "

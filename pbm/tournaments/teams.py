@@ -26,7 +26,7 @@ from pbm.tournaments.model import Entrant, Game, Pairing, forfeit_against
 RANKINGS = ("match", "board")
 MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 POINTS = N_("MP match points (2 a win, 1 a draw), BP board points")
-LEGEND = N_("the board points of each match;")
+LEGEND = N_("1 2 3 ...: board points against the team of that rank; ** itself, . to play")
 BOARD_LEGEND = N_("Bd the board, Pts points from the games decided, Gms their number")
 
 

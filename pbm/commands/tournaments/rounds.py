@@ -117,6 +117,8 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
     asked_about = ctx.board
     title = catalogue.title(t.variant)
     before = [p.game for p in tournaments.played(ctx.db, t)] if t.paired else []
+    setting = team_records.settings(ctx.db, t)
+    matches = {(m.round, m.number): m for m in team_records.matches(ctx.db, t)} if setting else {}
     for pairing in pairings:
         game_id = None
         if pairing.black is not None and pairing.result is None:
@@ -136,7 +138,9 @@ def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
                 "Round {round} of the {title} tournament {name}, board {board}: {white} against "
                 "{black}. The game counts from now: both clocks run, and resigning is a loss.").format(
                 round=p.round, title=wording.name(title), name=t.name, board=p.board, white=p.white, black=p.black)),
-                *chosen] if not t.paired else [paired.headline(t, pairing, before), *chosen]
+                *chosen] if not (t.paired or setting) else [
+                paired.headline(t, pairing, before) if t.paired else
+                teams.headline(t, setting, matches, pairing), *chosen]
             if not board.rated:
                 headline.append(lazy(lambda: _("The game is not rated.")))
             notify.board_mails(ctx, board, game, actor=None, headline=headline, new=True)

@@ -34,6 +34,10 @@ from pbm.tournaments.teams import RANKINGS, Match, Team, board_pairings, board_s
 from pbm.tournaments.teams import standings as team_standings
 from pbm.tournaments.teams import trf_lines
 
+TYPE_CHECKING = False                   # as in pbm.i18n: Babel is loaded by the first lazy text
+if TYPE_CHECKING:
+    from babel.support import LazyProxy
+
 MAX_BOARDS = 12
 
 
@@ -196,6 +200,21 @@ def pair_next(ctx: Context, t: Tournament, setting: Settings, entries: list[Entr
                                     lineup(ctx, t, p.white, round_no, setting.boards),
                                     lineup(ctx, t, p.black, round_no, setting.boards), withdrawn)
     return games
+
+
+def headline(t: Tournament, setting: Settings, matches: dict[tuple[int, int], StoredMatch],
+             pairing: Pairing) -> LazyProxy:
+    """The first line of a team game's first mail: the match it belongs to, and its board there
+    (a game's board in the round runs across the matches: match M's board K is (M-1)*N+K)."""
+    number, k = divmod(pairing.board - 1, setting.boards)
+    match = matches[(pairing.round, number + 1)]
+    return lazy(lambda: _(
+        "Round {round} of the {title} tournament {name}, board {board}: {white} against {black}, "
+        "board {k} of the match {one} against {other}. The game counts from now: both clocks "
+        "run, and resigning is a loss.").format(
+        round=pairing.round, title=wording.name(catalogue.title(t.variant)), name=t.name,
+        board=pairing.board, white=pairing.white, black=pairing.black, k=k + 1, one=match.first,
+        other=match.second))
 
 
 def values(ctx: Context, t: Tournament, setting: Settings, entries: list[Entry],
