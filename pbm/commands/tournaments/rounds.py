@@ -28,6 +28,7 @@ from pbm.model.play import teams as team_records
 from pbm.model.players import accounts
 from pbm.model.db import timestamp
 from pbm.model.play.games import Board
+from pbm.model.play.teams import Settings
 from pbm.model.play.tournaments import Entry, Tournament
 from pbm.outbox import compose
 from pbm.tournaments import Game, Pairing, knockout, pair_round
@@ -87,7 +88,7 @@ def advance(ctx: Context, t: Tournament) -> None:
         if not pairings:
             finish(ctx, t)
             return
-        start(ctx, t, pairings)
+        start(ctx, t, pairings, setting)
         started, relaxed = True, [p for p in pairings if p.relaxed]
     if started:
         mail_round(ctx, t, replays=t.round == before, relaxed=relaxed)
@@ -112,12 +113,12 @@ def next_pairings(t: Tournament, entries: list[Entry], played: list[Game],
                        for i, u in enumerate(asked, start=1)]
 
 
-def start(ctx: Context, t: Tournament, pairings: list[Pairing]) -> None:
-    """Store the pairings and start their games (byes and forfeits have none)."""
+def start(ctx: Context, t: Tournament, pairings: list[Pairing], setting: Settings | None) -> None:
+    """Store the pairings and start their games (byes and forfeits have none); `setting`: a team
+    tournament's, whose games' first mails name their matches."""
     asked_about = ctx.board
     title = catalogue.title(t.variant)
     before = [p.game for p in tournaments.played(ctx.db, t)] if t.paired else []
-    setting = team_records.settings(ctx.db, t)
     matches = {(m.round, m.number): m for m in team_records.matches(ctx.db, t)} if setting else {}
     for pairing in pairings:
         game_id = None
